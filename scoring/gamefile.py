@@ -1,0 +1,248 @@
+"""The game file (``tamalou-ref.game/1``) and the score sheet (``tamalou-ref.scoresheet/1``).
+
+Reading is strict: anything that is not exactly the documented shape is refused
+with a GameError saying where, so a file that imports is a file that scores.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from scoring.cards import UnknownCard, json_number, parse_card
+from scoring.engine import Game, GameError, Penalty, Round, ScoreSheet, clean_name
+
+GAME_FORMAT = "tamalou-ref.game/1"
+SHEET_FORMAT = "tamalou-ref.scoresheet/1"
+MAX_FILE_BYTES = 2_000_000
+
+GAME_KEYS = {"format", "variant", "settings", "players", "rounds"}
+ROUND_KEYS = {"hands", "caller", "counter_caller", "emptied", "penalties", "penalty_cards"}
+PENALTY_KEYS = {"player", "points", "reason"}
+
+
+# --- reading ---------------------------------------------------------------
+
+
+def _refuse_constant(name: str) -> None:
+    raise GameError(f"the file is not valid JSON: {name} is not a number JSON allows.")
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise GameError(f"the key {key!r} is given twice in one object.")
+    return dict(pairs)
+
+
+def parse_json(data: bytes | str) -> object:
+    if len(data) > MAX_FILE_BYTES:
+        raise GameError(f"the file is larger than {MAX_FILE_BYTES // 1_000_000} MB.")
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise GameError("the file is not UTF-8 text.") from None
+    try:
+        return json.loads(
+            data, parse_constant=_refuse_constant, object_pairs_hook=_no_duplicate_keys
+        )
+    except GameError:
+        raise
+    except RecursionError:
+        raise GameError("the file is not valid JSON: it is nested too deeply.") from None
+    except ValueError as error:
+        first_line = str(error).splitlines()[0]
+        raise GameError(f"the file is not valid JSON: {first_line}.") from None
+
+
+def read_game(data: bytes | str) -> Game:
+    """A game file's text as a Game, its shape checked (the rules are checked when scored)."""
+    return game_from_json(parse_json(data))
+
+
+KIND_NAMES = {dict: "an object", list: "a list", str: "text"}
+
+
+def _expect(value: object, kind: type, what: str, **where: object) -> Any:
+    if not isinstance(value, kind):
+        raise GameError(f"{what} must be {KIND_NAMES[kind]}.", **where)
+    return value
+
+
+def _check_keys(data: Mapping, allowed: set[str], required: set[str], what: str, **where) -> None:
+    for key in data:
+        if key not in allowed:
+            raise GameError(
+                f"{what} has an unknown key {key!r} (allowed: {', '.join(sorted(allowed))}).",
+                **where,
+            )
+    for key in sorted(required - set(data)):
+        raise GameError(f"{what} has no {key!r}.", **where)
+
+
+def game_from_json(data: object) -> Game:
+    _expect(data, dict, "a game file")
+    _check_keys(data, GAME_KEYS, GAME_KEYS - {"settings"}, "the game file")
+    if data["format"] != GAME_FORMAT:
+        raise GameError(f"the format must be {GAME_FORMAT!r}, not {data['format']!r}.")
+    variant = _expect(data["variant"], str, "the variant", field="variant")
+    settings = _expect(data.get("settings", {}), dict, "the settings", field="settings")
+    players = _expect(data["players"], list, "the players", field="players")
+    rounds = _expect(data["rounds"], list, "the rounds", field="rounds")
+    return Game(
+        variant=variant,
+        players=tuple(players),
+        rounds=tuple(round_from_json(entry, number) for number, entry in enumerate(rounds, 1)),
+        settings=settings,
+    )
+
+
+def _name(value: object, what: str, **where: object) -> str:
+    return clean_name(_expect(value, str, what, **where))
+
+
+def _card(code: object, **where: object):
+    if not isinstance(code, str):
+        raise GameError("a card must be a card code such as 10H, KS, AD or JOKER.", **where)
+    try:
+        return parse_card(code)
+    except UnknownCard:
+        raise GameError(
+            f"unknown card {code!r} (card codes look like 10H, KS, AD or JOKER).", **where
+        ) from None
+
+
+def round_from_json(data: object, number: int) -> Round:
+    where = {"round": number}
+    _expect(data, dict, "a round", **where)
+    _check_keys(data, ROUND_KEYS, {"hands"}, "the round", **where)
+
+    hands: dict[str, object] = {}
+    for raw_name, hand in _expect(data["hands"], dict, "hands", field="hands", **where).items():
+        player = clean_name(raw_name)
+        at = {**where, "player": player, "field": "hands"}
+        if player in hands:
+            raise GameError("this player has two hands.", **at)
+        if isinstance(hand, list):
+            hands[player] = tuple(_card(code, **at) for code in hand)
+        elif isinstance(hand, int | float) and not isinstance(hand, bool):
+            hands[player] = hand
+        else:
+            raise GameError("a hand must be a list of card codes or a number.", **at)
+
+    def optional_name(key: str) -> str | None:
+        value = data.get(key)
+        return None if value is None else _name(value, f"the {key}", field=key, **where)
+
+    def names(key: str) -> tuple[str, ...]:
+        values = _expect(data.get(key, []), list, key, field=key, **where)
+        return tuple(_name(value, f"each of {key}", field=key, **where) for value in values)
+
+    penalties = []
+    for item in _expect(data.get("penalties", []), list, "penalties", field="penalties", **where):
+        at = {**where, "field": "penalties"}
+        _expect(item, dict, "a penalty", **at)
+        _check_keys(item, PENALTY_KEYS, {"player", "points"}, "a penalty", **at)
+        reason = _expect(item.get("reason", ""), str, "a penalty's reason", **at).strip()
+        if len(reason) > 200:
+            raise GameError("a penalty's reason has at most 200 characters.", **at)
+        player = _name(item["player"], "a penalty's player", **at)
+        penalties.append(Penalty(player=player, points=item["points"], reason=reason))
+
+    caller = optional_name("caller")
+    cards = _expect(
+        data.get("penalty_cards", []), list, "penalty_cards", field="penalty_cards", **where
+    )
+    return Round(
+        hands=hands,
+        caller=caller,
+        counter_caller=optional_name("counter_caller"),
+        emptied=names("emptied"),
+        penalties=tuple(penalties),
+        penalty_cards=tuple(
+            _card(code, player=caller, field="penalty_cards", **where) for code in cards
+        ),
+    )
+
+
+# --- writing -----------------------------------------------------------------
+
+
+def _number_json(value: object) -> object:
+    """Numbers as exact JSON numbers (23, not 23.0); other values unchanged."""
+    if isinstance(value, int | float | Fraction) and not isinstance(value, bool):
+        return json_number(Fraction(value))
+    return value
+
+
+def _hand_json(hand: object) -> object:
+    if isinstance(hand, tuple):
+        return [card.code for card in hand]
+    return _number_json(hand)
+
+
+def game_to_json(game: Game) -> dict[str, object]:
+    """The canonical game file: what export writes and import reads back unchanged."""
+    data: dict[str, object] = {"format": GAME_FORMAT, "variant": game.variant}
+    if game.settings:
+        data["settings"] = {key: _number_json(value) for key, value in game.settings.items()}
+    data["players"] = list(game.players)
+    data["rounds"] = [round_to_json(entry) for entry in game.rounds]
+    return data
+
+
+def round_to_json(entry: Round) -> dict[str, object]:
+    data: dict[str, object] = {
+        "hands": {player: _hand_json(hand) for player, hand in entry.hands.items()}
+    }
+    if entry.caller is not None:
+        data["caller"] = entry.caller
+    if entry.counter_caller is not None:
+        data["counter_caller"] = entry.counter_caller
+    if entry.emptied:
+        data["emptied"] = list(entry.emptied)
+    if entry.penalties:
+        data["penalties"] = [
+            {"player": p.player, "points": _number_json(p.points)}
+            | ({"reason": p.reason} if p.reason else {})
+            for p in entry.penalties
+        ]
+    if entry.penalty_cards:
+        data["penalty_cards"] = [card.code for card in entry.penalty_cards]
+    return data
+
+
+def sheet_to_json(sheet: ScoreSheet) -> dict[str, object]:
+    def numbers(values: Mapping) -> dict[str, object]:
+        return {player: json_number(value) for player, value in values.items()}
+
+    return {
+        "format": SHEET_FORMAT,
+        "variant": sheet.variant,
+        "players": list(sheet.players),
+        "rounds": [
+            {
+                "number": result.number,
+                "hand_totals": numbers(result.hand_totals),
+                "scores": numbers(result.scores),
+                "totals": numbers(result.totals),
+                "winners": list(result.winners),
+                "caller_succeeded": result.caller_succeeded,
+                "notes": [str(n) for n in result.notes],
+            }
+            for result in sheet.rounds
+        ],
+        "totals": numbers(sheet.totals),
+        "finished": sheet.finished,
+        "winners": list(sheet.winners),
+        "losers": list(sheet.losers),
+        "eliminated": list(sheet.eliminated),
+    }
+
+
+def dumps(data: object) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"

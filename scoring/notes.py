@@ -1,0 +1,48 @@
+"""Explanations of scores, written for players and translatable later.
+
+A note keeps its English template and its values apart, so the web app can
+translate the template and show numbers the local way, while game files and
+``score_game`` get plain English. Templates are marked with ``gettext_noop`` so
+Django's ``makemessages`` finds them without this module importing Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from scoring.cards import format_points
+
+
+def gettext_noop(message: str) -> str:
+    """Mark a string for translation; translation happens where it is shown."""
+    return message
+
+
+@dataclass(frozen=True)
+class Note:
+    template: str
+    params: tuple[tuple[str, object], ...] = ()
+
+    def render(
+        self,
+        translate: Callable[[str], str] = str,
+        number: Callable[[Fraction], str] = format_points,
+    ) -> str:
+        values = {
+            key: number(value) if isinstance(value, Fraction) else value
+            for key, value in self.params
+        }
+        return translate(self.template).format(**values)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def note(template: str, **params: object) -> Note:
+    return Note(template, tuple(params.items()))
+
+
+def names(players: Iterable[str]) -> str:
+    return ", ".join(players)

@@ -1,0 +1,266 @@
+"""What every variant shares; each variant module declares only what differs.
+
+A variant declares its card values (the deck is exactly the cards that have a
+value), its house settings with their defaults, and how it scores a round.
+Hooks with a default here: totals adjustments (Tamoul's 100 → 50),
+eliminations (Dutch), and the end of the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import ClassVar
+
+from scoring.cards import JOKER, RANKS, Card, full_deck
+from scoring.notes import Note, gettext_noop, names, note
+
+ZERO = Fraction(0)
+
+
+@dataclass(frozen=True)
+class RedBlack:
+    """A rank worth one value in red (♥ ♦) and another in black (♠ ♣)."""
+
+    red: Fraction | int
+    black: Fraction | int
+
+
+@dataclass(frozen=True)
+class CardValues:
+    """The value of each rank in a variant. Ranks without a value are not in the deck.
+
+    ``numbers`` are the number cards that exist, each worth its face value.
+    """
+
+    numbers: range
+    named: Mapping[str, Fraction | int | RedBlack]
+
+    def __init__(self, numbers: range, **named: Fraction | int | RedBlack) -> None:
+        object.__setattr__(self, "numbers", numbers)
+        object.__setattr__(self, "named", named)
+
+    @property
+    def ranks(self) -> tuple[str, ...]:
+        present = {str(n) for n in self.numbers} | set(self.named)
+        return tuple(rank for rank in RANKS if rank in present)
+
+    @property
+    def jokers(self) -> int:
+        """Jokers in one deck."""
+        return 2 if JOKER in self.named else 0
+
+    def value(self, card: Card, joker_value: Fraction | None = None) -> Fraction:
+        if card.is_joker and joker_value is not None:
+            return Fraction(joker_value)
+        worth = self.named.get(card.rank)
+        if worth is None:
+            return Fraction(int(card.rank))
+        if isinstance(worth, RedBlack):
+            worth = worth.red if card.is_red else worth.black
+        return Fraction(worth)
+
+
+@dataclass(frozen=True)
+class Play:
+    """One round as the variant sees it: who played, their hand totals, the calls."""
+
+    order: tuple[str, ...]  # the players in this round, in turn order
+    totals: Mapping[str, Fraction]  # t(p); the dutcher's includes his penalty cards
+    caller: str | None = None
+    counter_caller: str | None = None
+    emptied: frozenset[str] = frozenset()
+    penalty_cards: tuple[Card, ...] = ()  # drawn by the caller, already in his total
+
+    def t(self, player: str) -> Fraction:
+        return self.totals[player]
+
+    def others(self, player: str | None) -> tuple[str, ...]:
+        return tuple(p for p in self.order if p != player)
+
+    def lowest(self, among: Sequence[str] | None = None) -> list[str]:
+        """The players with the lowest hand total (several when tied), in turn order."""
+        among = self.order if among is None else among
+        if not among:
+            return []
+        low = min(self.totals[p] for p in among)
+        return [p for p in among if self.totals[p] == low]
+
+    def beaten_by(self, player: str, strictly: bool) -> list[str]:
+        """The other players with fewer points (or as few, unless ``strictly``)."""
+        mine = self.totals[player]
+        return [
+            p
+            for p in self.others(player)
+            if self.totals[p] < mine or (not strictly and self.totals[p] == mine)
+        ]
+
+    def strictly_lowest(self, player: str) -> bool:
+        return not self.beaten_by(player, strictly=False)
+
+
+@dataclass
+class Outcome:
+    """A round scored by a variant, before penalty points."""
+
+    scores: dict[str, Fraction]
+    winners: list[str]
+    caller_succeeded: bool | None
+    notes: list[Note] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where the game stands after a round: what end-of-game rules look at."""
+
+    order: tuple[str, ...]  # every player, in turn order
+    totals: Mapping[str, Fraction]
+    in_game: tuple[str, ...]  # the players still playing
+    knocked_out_last_round: tuple[str, ...]
+    rounds_played: int
+
+
+class Variant:
+    """A Tamalou variant with its house settings applied."""
+
+    key: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]  # one line, for the variant picker
+    call_word: ClassVar[str]  # what the caller says: "Tamalou", "Gabo", …
+    values: ClassVar[CardValues]
+    # The house settings this variant takes, with their defaults.
+    defaults: ClassVar[Mapping[str, object]]
+    half_points: ClassVar[bool] = False
+    counter_call: ClassVar[bool] = False  # Tamoul's contre-Tamoul
+    penalty_cards: ClassVar[bool] = False  # Dutch toulousain's capoté cards
+
+    def __init__(self, **settings: object) -> None:
+        unknown = set(settings) - set(self.defaults)
+        if unknown:
+            raise TypeError(f"{self.key} takes no setting {sorted(unknown)}")
+        self.settings: dict[str, object] = {**self.defaults, **settings}
+
+    # --- the deck and its values -------------------------------------------
+
+    def value(self, card: Card) -> Fraction:
+        joker_value = self.settings.get("joker_value")
+        return self.values.value(card, None if joker_value is None else Fraction(joker_value))
+
+    @classmethod
+    def in_deck(cls, card: Card) -> bool:
+        return card.rank in cls.values.ranks or (card.is_joker and cls.values.jokers > 0)
+
+    @classmethod
+    def deck(cls) -> tuple[Card, ...]:
+        """The distinct cards of one deck (jokers once), for pickers and tables."""
+        ranks = tuple(rank for rank in cls.values.ranks if rank != JOKER)
+        return full_deck(ranks, jokers=min(cls.values.jokers, 1))
+
+    @property
+    def decks(self) -> int:
+        return int(self.settings.get("decks", 1))
+
+    @property
+    def threshold(self) -> Fraction | None:
+        value = self.settings.get("call_threshold")
+        return None if value is None else Fraction(value)
+
+    @property
+    def rounds(self) -> int | None:
+        value = self.settings.get("rounds")
+        return None if value is None else int(value)
+
+    def lowest_possible_hand(self) -> Fraction:
+        """The lowest hand total the deck allows: every negative card in one hand."""
+        copies = self.decks
+        total = sum(
+            (min(self.value(card), ZERO) * copies for card in self.deck() if not card.is_joker),
+            ZERO,
+        )
+        joker_total = min(self.value(Card(JOKER)), ZERO) if self.values.jokers else ZERO
+        return total + joker_total * self.values.jokers * copies
+
+    # --- a round -----------------------------------------------------------
+
+    def score(self, play: Play) -> Outcome:
+        raise NotImplementedError  # every variant module defines it
+
+    def penalty_cards_due(self, play: Play) -> int:
+        """How many penalty cards the caller must draw once the hands are in."""
+        return 0
+
+    def adjust_total(self, player: str, total: Fraction) -> tuple[Fraction, Note | None]:
+        """A running total after the round's score is added (Tamoul's 100 → 50)."""
+        return total, None
+
+    def knocked_out(self, standing: Standing) -> list[str]:
+        """The players who leave the game after this round (Dutch)."""
+        return []
+
+    # --- the end of the game ----------------------------------------------
+
+    def game_over(self, standing: Standing) -> bool:
+        """The variant's own end; the agreed number of rounds is checked besides."""
+        return False
+
+    def game_winners(self, standing: Standing) -> list[str]:
+        """Lowest running total among the players still in (ties share the win)."""
+        low = min(standing.totals[p] for p in standing.in_game)
+        return [p for p in standing.in_game if standing.totals[p] == low]
+
+    def game_losers(self, standing: Standing) -> list[str]:
+        return []
+
+
+# --- scoring pieces several variants share ---------------------------------
+
+
+def hand_totals_scored(play: Play, players: Sequence[str] | None = None) -> dict[str, Fraction]:
+    return {p: play.t(p) for p in (play.order if players is None else players)}
+
+
+def no_caller(play: Play) -> Outcome:
+    """Nobody called: everyone scores his hand total; the lowest hand wins."""
+    return Outcome(
+        scores=hand_totals_scored(play),
+        winners=play.lowest(),
+        caller_succeeded=None,
+        notes=[note(gettext_noop("Nobody called: everyone scores their hand total."))],
+    )
+
+
+def caller_or_lowest_others(play: Play, succeeded: bool) -> list[str]:
+    """Round winners: the caller if he succeeded, else the lowest of the others."""
+    if succeeded:
+        return [play.caller]
+    return play.lowest(play.others(play.caller))
+
+
+def why_caller_failed(variant: Variant, play: Play) -> Note:
+    """Say why a call was not a success: over the threshold, or not strictly lowest."""
+    caller, total = play.caller, play.t(play.caller)
+    threshold = variant.threshold
+    if threshold is not None and total > threshold:
+        return note(
+            gettext_noop("{caller} called {call} with {total}, over the limit of {threshold}."),
+            caller=caller,
+            call=variant.call_word,
+            total=total,
+            threshold=threshold,
+        )
+    return note(
+        gettext_noop("{caller} called {call} with {total} but {others} had as few or fewer."),
+        caller=caller,
+        call=variant.call_word,
+        total=total,
+        others=names(play.beaten_by(caller, strictly=False)),
+    )
+
+
+def call_succeeds(variant: Variant, play: Play) -> bool:
+    """Within the threshold (if the variant has one) and strictly lowest."""
+    threshold = variant.threshold
+    total = play.t(play.caller)
+    within = threshold is None or total <= threshold
+    return within and play.strictly_lowest(play.caller)

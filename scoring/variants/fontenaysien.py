@@ -1,0 +1,77 @@
+"""Fontenaysien (seed 000): hands scored on a scale; 100 loses, −50 wins outright."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from scoring.notes import gettext_noop, names, note
+from scoring.variants.base import Outcome, Play, Standing, Variant, call_succeeds
+from scoring.variants.tamalou import Tamalou
+
+# (highest hand total, round score), read top-down; anything higher scores 30.
+SCALE = ((0, -5), (5, 5), (10, 10), (15, 15))
+OVER_SCALE = 30
+EMPTIED = Fraction(-10)
+LIMIT, HALF_GAME_LIMIT = Fraction(100), Fraction(50)
+
+
+def on_scale(total: Fraction) -> Fraction:
+    for highest, score in SCALE:
+        if total <= highest:
+            return Fraction(score)
+    return Fraction(OVER_SCALE)
+
+
+class Fontenaysien(Variant):
+    key = "fontenaysien"
+    name = gettext_noop("Fontenaysien")
+    summary = gettext_noop(
+        "Hands are scored on a scale (-5 to 30); 100 loses (50 in a half game), -50 wins."
+    )
+    call_word = "Tamalou"
+    values = Tamalou.values
+    defaults = {
+        "rounds": None,
+        "call_threshold": 5,
+        "joker_value": 0,
+        "half_game": False,
+        "decks": 1,
+    }
+
+    @property
+    def limit(self) -> Fraction:
+        return HALF_GAME_LIMIT if self.settings["half_game"] else LIMIT
+
+    def score(self, play: Play) -> Outcome:
+        scores = {p: (EMPTIED if p in play.emptied else on_scale(play.t(p))) for p in play.order}
+        notes = [
+            note(
+                gettext_noop(
+                    "Scale: 0 or less scores -5, 1 to 5 scores 5, 6 to 10 scores 10, "
+                    "11 to 15 scores 15, over 15 scores 30."
+                )
+            )
+        ]
+        emptied = [p for p in play.order if p in play.emptied]
+        if emptied:
+            notes.append(
+                note(
+                    gettext_noop("{players} got rid of all their cards: -10."),
+                    players=names(emptied),
+                )
+            )
+        succeeded = None if play.caller is None else call_succeeds(self, play)
+        if play.caller is not None:
+            notes.append(note(gettext_noop("No bonus or penalty for the caller.")))
+        low = min(scores.values())
+        winners = [p for p in play.order if scores[p] == low]
+        return Outcome(scores, winners, succeeded, notes)
+
+    def game_over(self, standing: Standing) -> bool:
+        return any(
+            standing.totals[p] >= self.limit or standing.totals[p] <= -self.limit / 2
+            for p in standing.order
+        )
+
+    def game_losers(self, standing: Standing) -> list[str]:
+        return [p for p in standing.order if standing.totals[p] >= self.limit]

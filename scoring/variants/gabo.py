@@ -1,0 +1,14 @@
+"""Gabo (seeds 001, 003): Tamalou with a call threshold of 7."""
+
+from __future__ import annotations
+
+from scoring.notes import gettext_noop
+from scoring.variants.tamalou import Tamalou
+
+
+class Gabo(Tamalou):
+    key = "gabo"
+    name = gettext_noop("Gabo")
+    summary = gettext_noop("Tamalou's scoring, but you may call Gabo with 7 or less.")
+    call_word = "Gabo"
+    defaults = {**Tamalou.defaults, "call_threshold": 7}

@@ -1,0 +1,46 @@
+"""Koubo charentais (seed 000): a 32-card deck, −3 for a right call, +20 for a wrong one."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from scoring.notes import gettext_noop, note
+from scoring.variants.base import CardValues, Outcome, Play, RedBlack, Variant, no_caller
+
+RIGHT_CALL = Fraction(-3)
+WRONG_CALL = Fraction(20)
+
+
+class Koubo(Variant):
+    key = "koubo"
+    name = gettext_noop("Koubo charentais")
+    summary = gettext_noop(
+        "32 cards and jokers, 10 rounds; a right Koubo scores −3, a wrong one +20."
+    )
+    call_word = "Koubo"
+    values = CardValues(numbers=range(7, 11), A=1, J=2, Q=3, K=RedBlack(red=0, black=11), JOKER=-1)
+    defaults = {"rounds": 10, "decks": 1}
+
+    def score(self, play: Play) -> Outcome:
+        if play.caller is None:
+            return no_caller(play)
+        caller, total = play.caller, play.t(play.caller)
+        scores = dict(play.totals)
+        if play.strictly_lowest(caller):
+            scores[caller] = RIGHT_CALL
+            template = gettext_noop(
+                "{caller} called {call} with {total} and was strictly lowest: "
+                "-3 in place of his hand."
+            )
+        else:
+            scores[caller] = total + WRONG_CALL
+            template = gettext_noop(
+                "{caller} called {call} with {total} but was not strictly lowest: "
+                "{total} + 20 = {score}."
+            )
+        notes = [
+            note(template, caller=caller, call=self.call_word, total=total, score=scores[caller]),
+            note(gettext_noop("The others score their hand totals.")),
+        ]
+        succeeded = play.strictly_lowest(caller)
+        return Outcome({p: scores[p] for p in play.order}, play.lowest(), succeeded, notes)

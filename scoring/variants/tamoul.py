@@ -1,0 +1,124 @@
+"""Tamoul (seed 000): half points, contre-Tamoul, and 100 falls back to 50."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from scoring.notes import Note, gettext_noop, note
+from scoring.variants.base import (
+    CardValues,
+    Outcome,
+    Play,
+    RedBlack,
+    Standing,
+    Variant,
+    call_succeeds,
+    caller_or_lowest_others,
+    no_caller,
+    why_caller_failed,
+)
+
+BONUS = Fraction(-20)
+PENALTY = Fraction(20)
+RESET_AT, RESET_TO = Fraction(100), Fraction(50)
+END_OVER = Fraction(100)
+
+
+class Tamoul(Variant):
+    key = "tamoul"
+    name = gettext_noop("Tamoul")
+    summary = gettext_noop(
+        "Half points; call with 6.5 or less for −20, risk a contre-Tamoul; "
+        "exactly 100 falls back to 50."
+    )
+    call_word = "Tamoul"
+    values = CardValues(
+        numbers=range(2, 11),
+        A=1,
+        J=15,
+        Q=RedBlack(red=1, black=15),
+        K=RedBlack(red=Fraction(1, 2), black=15),
+    )
+    defaults = {"rounds": None, "call_threshold": Fraction(13, 2), "decks": 1}
+    half_points = True
+    counter_call = True
+
+    def score(self, play: Play) -> Outcome:
+        if play.caller is None:
+            return no_caller(play)
+        caller, counter = play.caller, play.counter_caller
+        total = play.t(caller)
+        scores = dict(play.totals)
+        notes: list[Note] = []
+
+        if counter is not None and play.t(counter) < total:
+            # The counter-caller was right: he takes the bonus, the caller just scores his hand.
+            scores[counter] = BONUS
+            notes.append(
+                note(
+                    gettext_noop(
+                        "{counter} said contre-Tamoul with {counter_total}, fewer than "
+                        "{caller}'s {total}: -20 for {counter}; {caller} scores his hand, "
+                        "{total}."
+                    ),
+                    counter=counter,
+                    counter_total=play.t(counter),
+                    caller=caller,
+                    total=total,
+                )
+            )
+            winners, succeeded = [counter], False
+        else:
+            if counter is not None:
+                scores[counter] = play.t(counter) + PENALTY
+                notes.append(
+                    note(
+                        gettext_noop(
+                            "{counter} said contre-Tamoul with {counter_total}, not fewer "
+                            "than {caller}'s {total}: {counter_total} + 20 = {score}."
+                        ),
+                        counter=counter,
+                        counter_total=play.t(counter),
+                        caller=caller,
+                        total=total,
+                        score=scores[counter],
+                    )
+                )
+            succeeded = call_succeeds(self, play)
+            if succeeded:
+                scores[caller] = BONUS
+                notes.append(
+                    note(
+                        gettext_noop(
+                            "{caller} called {call} with {total} and was strictly lowest: -20."
+                        ),
+                        caller=caller,
+                        call=self.call_word,
+                        total=total,
+                    )
+                )
+            else:
+                scores[caller] = total + PENALTY
+                notes.append(why_caller_failed(self, play))
+                notes.append(
+                    note(
+                        gettext_noop("The call fails: {caller} scores {total} + 20 = {score}."),
+                        caller=caller,
+                        total=total,
+                        score=scores[caller],
+                    )
+                )
+            winners = caller_or_lowest_others(play, succeeded)
+        notes.append(note(gettext_noop("The others score their hand totals.")))
+        return Outcome({p: scores[p] for p in play.order}, winners, succeeded, notes)
+
+    def adjust_total(self, player: str, total: Fraction) -> tuple[Fraction, Note | None]:
+        if total == RESET_AT:
+            return RESET_TO, note(
+                gettext_noop("{player} reached exactly 100 and falls back to 50."),
+                player=player,
+            )
+        return total, None
+
+    def game_over(self, standing: Standing) -> bool:
+        return any(standing.totals[p] > END_OVER for p in standing.order)

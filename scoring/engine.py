@@ -212,20 +212,20 @@ def hand_total(variant: Variant, hand: Hand, *, round: int, player: str) -> Frac
     if isinstance(hand, tuple):
         for card in hand:
             if not variant.in_deck(card):
-                raise GameError(f"there is no {card} in a {variant.key} deck.", **where)
+                raise GameError(f"there is no {card} in the {variant.name} deck.", **where)
         return sum((variant.value(card) for card in hand), ZERO)
     total = exact(hand, halves=variant.half_points, what="the hand total", **where)
-    lowest, highest = variant.lowest_possible_hand(), highest_possible_hand(variant)
+    lowest, highest = variant.lowest_possible_hand, variant.highest_possible_hand
     if total < lowest:
         if lowest == 0:
             raise GameError(
                 f"a hand total of {format_points(total)} is impossible: "
-                f"no card is worth less than 0 in {variant.key}.",
+                f"no card is worth less than 0 in {variant.name}.",
                 **where,
             )
         raise GameError(
             f"a hand total of {format_points(total)} is impossible: "
-            f"the lowest possible in {variant.key} is {format_points(lowest)}.",
+            f"the lowest possible in {variant.name} is {format_points(lowest)}.",
             **where,
         )
     if total > highest:
@@ -235,14 +235,6 @@ def hand_total(variant: Variant, hand: Hand, *, round: int, player: str) -> Frac
             **where,
         )
     return total
-
-
-def highest_possible_hand(variant: Variant) -> Fraction:
-    total = sum((max(variant.value(card), ZERO) for card in variant.deck()), ZERO)
-    jokers = variant.values.jokers
-    if jokers:  # deck() lists the joker once
-        total += max(variant.value(Card("JOKER")), ZERO) * (jokers - 1)
-    return total * variant.decks
 
 
 def check_cards_once(variant: Variant, entry: Round, *, round: int) -> None:
@@ -271,7 +263,7 @@ def check_cards_once(variant: Variant, entry: Round, *, round: int) -> None:
 ROLES = {
     "caller": "caller",
     "counter_caller": "counter-caller",
-    "emptied": "player who emptied his hand",
+    "emptied": "player who emptied their hand",
     "penalties": "player given penalty points",
 }
 
@@ -324,7 +316,7 @@ def score_round(
     if entry.counter_caller is not None:
         if not variant.counter_call:
             raise GameError(
-                f"there is no counter-call in {variant.key}.", field="counter_caller", **where
+                f"there is no counter-call in {variant.name}.", field="counter_caller", **where
             )
         check_player(entry.counter_caller, order, everyone, round=number, role="counter_caller")
         if entry.caller is None:
@@ -336,7 +328,7 @@ def score_round(
             )
         if entry.counter_caller == entry.caller:
             raise GameError(
-                "the caller cannot counter his own call.",
+                "the caller cannot counter their own call.",
                 player=entry.caller,
                 field="counter_caller",
                 **where,
@@ -375,11 +367,11 @@ def score_round(
     due = variant.penalty_cards_due(play)
     if entry.penalty_cards and not variant.penalty_cards:
         raise GameError(
-            f"there are no penalty cards in {variant.key}.", field="penalty_cards", **where
+            f"there are no penalty cards in {variant.name}.", field="penalty_cards", **where
         )
     if len(entry.penalty_cards) != due:
         raise GameError(
-            f"{due} player(s) had fewer points than the dutcher, so he draws {due} "
+            f"{due} player(s) had fewer points than the dutcher, who draws {due} "
             f"penalty card(s), not {len(entry.penalty_cards)}.",
             player=entry.caller,
             field="penalty_cards",
@@ -388,7 +380,7 @@ def score_round(
     for card in entry.penalty_cards:
         if not variant.in_deck(card):
             raise GameError(
-                f"there is no {card} in a {variant.key} deck.",
+                f"there is no {card} in the {variant.name} deck.",
                 player=entry.caller,
                 field="penalty_cards",
                 **where,

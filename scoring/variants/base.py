@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import ClassVar
 
 from scoring.cards import JOKER, RANKS, Card, full_deck
@@ -143,9 +144,14 @@ class Variant:
 
     # --- the deck and its values -------------------------------------------
 
-    def value(self, card: Card) -> Fraction:
+    @cached_property
+    def _card_values(self) -> dict[Card, Fraction]:
         joker_value = self.settings.get("joker_value")
-        return self.values.value(card, None if joker_value is None else Fraction(joker_value))
+        joker = None if joker_value is None else Fraction(joker_value)
+        return {card: self.values.value(card, joker) for card in self.deck()}
+
+    def value(self, card: Card) -> Fraction:
+        return self._card_values[card]
 
     @classmethod
     def in_deck(cls, card: Card) -> bool:
@@ -153,9 +159,8 @@ class Variant:
 
     @classmethod
     def deck(cls) -> tuple[Card, ...]:
-        """The distinct cards of one deck (jokers once), for pickers and tables."""
-        ranks = tuple(rank for rank in cls.values.ranks if rank != JOKER)
-        return full_deck(ranks, jokers=min(cls.values.jokers, 1))
+        """The distinct cards of one deck (the joker once), for pickers and tables."""
+        return full_deck(cls.values.ranks, jokers=min(cls.values.jokers, 1))
 
     @property
     def decks(self) -> int:
@@ -171,15 +176,23 @@ class Variant:
         value = self.settings.get("rounds")
         return None if value is None else int(value)
 
+    def _all_cards_added(self, keep) -> Fraction:
+        """Every card of the table's decks in one hand, counting only the values kept."""
+        total = ZERO
+        for card, value in self._card_values.items():
+            copies = self.values.jokers if card.is_joker else 1
+            total += keep(value, ZERO) * copies * self.decks
+        return total
+
+    @cached_property
     def lowest_possible_hand(self) -> Fraction:
-        """The lowest hand total the deck allows: every negative card in one hand."""
-        copies = self.decks
-        total = sum(
-            (min(self.value(card), ZERO) * copies for card in self.deck() if not card.is_joker),
-            ZERO,
-        )
-        joker_total = min(self.value(Card(JOKER)), ZERO) if self.values.jokers else ZERO
-        return total + joker_total * self.values.jokers * copies
+        """Every negative card in one hand: what a typed total cannot go under."""
+        return self._all_cards_added(min)
+
+    @cached_property
+    def highest_possible_hand(self) -> Fraction:
+        """Every positive card in one hand: what a typed total cannot go over."""
+        return self._all_cards_added(max)
 
     # --- a round -----------------------------------------------------------
 

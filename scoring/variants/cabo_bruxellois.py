@@ -50,7 +50,7 @@ class CaboBruxellois(Variant):
             notes.append(
                 note(
                     gettext_noop(
-                        "{caller} called {call} with {total}: he scores 0 and every other "
+                        "{caller} called {call} with {total}: 0 points, and every other "
                         "player gets {gift} more."
                     ),
                     caller=caller,
@@ -87,7 +87,7 @@ class CaboBruxellois(Variant):
             note(
                 gettext_noop(
                     "Missed Cabo: {caller} called with {total}, over {threshold}. "
-                    "He scores 10, everyone else 0."
+                    "{caller} scores 10, everyone else 0."
                 ),
                 caller=caller,
                 total=play.t(caller),

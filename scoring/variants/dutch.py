@@ -1,4 +1,4 @@
-"""Dutch (seed 000): everyone scores his hand; 100 knocks you out; last one in wins."""
+"""Dutch (seed 000): everyone scores their hand; 100 knocks you out; last one in wins."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ class Dutch(Variant):
     key = "dutch"
     name = gettext_noop("Dutch")
     summary = gettext_noop(
-        "Everyone scores his hand; reaching 100 knocks you out; the last player in wins."
+        "Everyone scores their hand; reaching 100 knocks you out; the last player in wins."
     )
     call_word = "Dutch"
     values = CardValues(numbers=range(2, 11), A=1, J=11, Q=12, K=RedBlack(red=0, black=20))

@@ -45,7 +45,7 @@ class DutchToulousain(Variant):
                     note(
                         gettext_noop(
                             "Dutch capoté: {count} player(s) had fewer points than {caller}, "
-                            "who drew {cards}; they count in his hand: {total}."
+                            "who drew {cards}; they count in the dutcher's hand: {total}."
                         ),
                         count=len(play.penalty_cards),
                         caller=play.caller,

@@ -30,7 +30,7 @@ class Koubo(Variant):
             scores[caller] = RIGHT_CALL
             template = gettext_noop(
                 "{caller} called {call} with {total} and was strictly lowest: "
-                "-3 in place of his hand."
+                "-3 in place of the hand total."
             )
         else:
             scores[caller] = total + WRONG_CALL

@@ -52,7 +52,7 @@ class Tamalou(Variant):
         notes = [
             why_caller_failed(self, play),
             note(
-                gettext_noop("The call fails: {caller} scores his hand, {total}."),
+                gettext_noop("The call fails: {caller} scores the hand total, {total}."),
                 caller=caller,
                 total=total,
             ),

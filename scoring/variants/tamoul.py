@@ -58,7 +58,7 @@ class Tamoul(Variant):
                 note(
                     gettext_noop(
                         "{counter} said contre-Tamoul with {counter_total}, fewer than "
-                        "{caller}'s {total}: -20 for {counter}; {caller} scores his hand, "
+                        "{caller}'s {total}: -20 for {counter}; {caller} scores the hand total, "
                         "{total}."
                     ),
                     counter=counter,

@@ -1,0 +1,38 @@
+"""Short ways to write worked hands in tests: ``hand("KH QD 3S")`` or a typed total."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from scoring.cards import parse_card
+from scoring.engine import Game, Penalty, Round, ScoreSheet, score_game
+
+
+def hand(spec: str | int | float | Fraction):
+    if isinstance(spec, str):
+        return tuple(parse_card(code) for code in spec.split())
+    return spec
+
+
+def rnd(hands: dict, caller=None, counter=None, emptied=(), penalties=(), penalty_cards=""):
+    return Round(
+        hands={player: hand(spec) for player, spec in hands.items()},
+        caller=caller,
+        counter_caller=counter,
+        emptied=tuple(emptied),
+        penalties=tuple(Penalty(*p) for p in penalties),
+        penalty_cards=hand(penalty_cards) if penalty_cards else (),
+    )
+
+
+def play(variant: str, players: str, *rounds: Round, **settings) -> ScoreSheet:
+    """Score a game; ``players`` is a space-separated list of names."""
+    return score_game(Game(variant, tuple(players.split()), tuple(rounds), settings))
+
+
+def last(sheet: ScoreSheet):
+    return sheet.rounds[-1]
+
+
+def F(value) -> Fraction:
+    return Fraction(value)

@@ -1,0 +1,199 @@
+"""Every bad input of RULES.md, and malformed game files, refused with a message that says where."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from scoring.engine import GameError, score_game
+from scoring.gamefile import read_game
+from tests.helpers import play, rnd
+
+GOOD = {
+    "format": "tamalou-ref.game/1",
+    "variant": "tamalou",
+    "players": ["Léa", "Marc"],
+    "rounds": [{"hands": {"Léa": ["KH", "3C"], "Marc": 12}, "caller": "Léa"}],
+}
+
+
+def refuse(data, match: str) -> GameError:
+    text = data if isinstance(data, str | bytes) else json.dumps(data)
+    with pytest.raises(GameError, match=match) as error:
+        score_game(read_game(text))
+    return error.value
+
+
+def changed(**changes):
+    data = copy.deepcopy(GOOD)
+    for path, value in changes.items():
+        *parents, key = path.split("__")
+        target = data
+        for parent in parents:
+            target = target[int(parent)] if parent.isdigit() else target[parent]
+        if value is KeyError:
+            del target[key]
+        else:
+            target[key] = value
+    return data
+
+
+def test_the_good_file_scores():
+    assert score_game(read_game(json.dumps(GOOD))).totals == {"Léa": 0, "Marc": 12}
+
+
+# --- the bad input list of RULES.md --------------------------------------------
+
+
+def test_unknown_card_code_names_round_player_and_card():
+    error = refuse(changed(rounds__0__hands={"Léa": ["KH", "ZZ"], "Marc": 3}), "unknown card 'ZZ'")
+    assert str(error).startswith("Round 1, Léa: ")
+
+
+def test_card_not_in_the_variant_deck():
+    data = changed(variant="koubo", rounds__0__hands={"Léa": ["5S"], "Marc": 3})
+    error = refuse(data, "there is no 5♠ in")
+    assert (error.round, error.player, error.field) == (1, "Léa", "hands")
+
+
+def test_same_card_twice_in_one_round():
+    refuse(changed(rounds__0__hands={"Léa": ["KH"], "Marc": ["KH"]}), "the K♥ 2 times")
+
+
+def test_caller_who_is_not_in_the_game():
+    refuse(changed(rounds__0__caller="Zoé"), "the caller 'Zoé' is not a player of this game")
+
+
+def test_hand_for_a_player_not_in_the_game():
+    refuse(changed(rounds__0__hands={"Léa": 1, "Marc": 2, "Zoé": 3}), "'Zoé' is not a player")
+
+
+def test_missing_hand():
+    error = refuse(changed(rounds__0__hands={"Léa": 1}), "no hand for Marc")
+    assert error.player == "Marc"
+
+
+def test_hand_for_an_eliminated_player():
+    with pytest.raises(GameError, match="Round 2, Léa: Léa is out of the game"):
+        play(
+            "dutch",
+            "Léa Marc Nina",
+            rnd({"Léa": 100, "Marc": 1, "Nina": 1}),
+            rnd({"Léa": 2, "Marc": 1, "Nina": 1}),
+        )
+
+
+def test_round_after_the_game_has_ended():
+    data = changed(settings={"rounds": 1})
+    data["rounds"].append(copy.deepcopy(data["rounds"][0]))
+    refuse(data, "Round 2: the game ended after round 1")
+
+
+def test_half_point_outside_tamoul():
+    refuse(changed(rounds__0__hands={"Léa": 1.5, "Marc": 2}), "half points exist only in Tamoul")
+
+
+def test_negative_total_where_no_card_is_negative():
+    error = refuse(changed(rounds__0__hands={"Léa": -1, "Marc": 2}), "no card is worth less than 0")
+    assert error.player == "Léa"
+
+
+def test_negative_total_below_the_lowest_possible_hand():
+    refuse(
+        changed(variant="koubo", rounds__0__hands={"Léa": -3, "Marc": 2}),
+        "the lowest possible in Koubo charentais is -2",
+    )
+    data = changed(variant="cabo_bruxellois", rounds__0__hands={"Léa": -4, "Marc": 2})
+    assert score_game(read_game(json.dumps(data))).rounds[0].hand_totals["Léa"] == -4
+
+
+@pytest.mark.parametrize("players", [[], ["Léa"], [f"P{i}" for i in range(9)]])
+def test_player_count_must_be_2_to_8(players):
+    refuse(changed(players=players, rounds=[]), "a game needs 2 to 8 players")
+
+
+def test_duplicate_names_ignoring_case():
+    refuse(changed(players=["Léa", "LÉA"], rounds=[]), "'LÉA' is the same name as 'Léa'")
+
+
+def test_blank_name():
+    refuse(changed(players=["Léa", "   "], rounds=[]), "player 2: the name is blank")
+
+
+def test_names_are_trimmed_and_normalised():
+    data = changed(players=["  Léa ", "Marc"], rounds=[{"hands": {"Le\u0301a": 1, "Marc": 2}}])
+    assert score_game(read_game(json.dumps(data))).players == ("Léa", "Marc")
+
+
+def test_name_longer_than_40_characters():
+    refuse(changed(players=["L" * 41, "Marc"], rounds=[]), "at most 40 characters")
+
+
+# --- other malformed files ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("", "not valid JSON"),
+        ("{", "not valid JSON"),
+        ("[1, 2]", "a game file must be an object"),
+        ('{"format": NaN}', "NaN is not a number JSON allows"),
+        (b"\xff\xfe", "not UTF-8"),
+        ("[" * 100_000 + "]" * 100_000, "not valid JSON"),
+        ('{"a": 1, "a": 2}', "the key 'a' is given twice"),
+    ],
+)
+def test_not_a_json_game_file(text, match):
+    refuse(text, match)
+
+
+@pytest.mark.parametrize(
+    ("data", "match"),
+    [
+        (changed(format="tamalou-ref.game/2"), "the format must be"),
+        (changed(format=KeyError), "has no 'format'"),
+        (changed(players=KeyError), "has no 'players'"),
+        (changed(rounds=KeyError), "has no 'rounds'"),
+        (changed(rounds__0__hands=KeyError), "Round 1: the round has no 'hands'"),
+        (changed(extra=1), "unknown key 'extra'"),
+        (changed(rounds__0__calller="Léa"), "unknown key 'calller'"),
+        (changed(variant="belote"), "unknown variant 'belote'"),
+        (changed(variant=3), "the variant must be text"),
+        (changed(players="Léa, Marc"), "the players must be a list"),
+        (changed(players=["Léa", 7]), "player 2: a name must be text"),
+        (changed(rounds={"1": {}}), "the rounds must be a list"),
+        (changed(rounds=[[]]), "a round must be an object"),
+        (changed(rounds__0__hands={"Léa": "KH", "Marc": 1}), "a list of card codes or a number"),
+        (changed(rounds__0__hands={"Léa": True, "Marc": 1}), "a list of card codes or a number"),
+        (changed(rounds__0__hands={"Léa": [5], "Marc": 1}), "a card must be a card code"),
+        (changed(rounds__0__hands={"Léa": 10**400, "Marc": 1}), "impossible"),
+        (changed(rounds__0__hands={"Léa": 1e308, "Marc": 1}), "impossible"),
+        (changed(rounds__0__hands={"Léa": 331, "Marc": 1}), "all the cards together make 330"),
+        (changed(rounds__0__caller=["Léa"]), "the caller must be text"),
+        (changed(rounds__0__emptied="Léa"), "emptied must be a list"),
+        (changed(rounds__0__emptied=["Marc"]), "Marc: got rid of all cards, so the hand must"),
+        (changed(rounds__0__penalties=[{"player": "Marc"}]), "a penalty has no 'points'"),
+        (changed(rounds__0__penalties=[{"player": "Marc", "points": 0}]), "cannot be 0"),
+        (changed(rounds__0__penalties=[{"player": "Marc", "points": "2"}]), "must be a number"),
+        (changed(rounds__0__penalties=[{"player": "Marc", "points": 10**9}]), "go up to 999"),
+        (changed(rounds__0__penalties=[{"player": "Zoé", "points": 2}]), "'Zoé' is not a player"),
+        (changed(settings={"half_game": True}), "tamalou takes no setting 'half_game'"),
+        (changed(settings={"rounds": 0}), "rounds must be a whole number from 1"),
+        (changed(settings={"rounds": True}), "rounds must be a whole number from 1"),
+        (changed(settings={"rounds": 10**100}), "rounds must be a whole number from 1"),
+        (changed(settings={"decks": 3}), "decks must be 1 or 2"),
+        (changed(settings={"call_threshold": "5"}), "call_threshold must be a number"),
+        (changed(settings={"call_threshold": 5.5}), "half points exist only in Tamoul"),
+        (changed(settings={"joker_value": 1e9}), "between -100 and 100"),
+        (changed(settings=[]), "the settings must be an object"),
+    ],
+)
+def test_malformed_game_file_is_refused(data, match):
+    refuse(data, match)
+
+
+def test_a_file_larger_than_2_mb_is_refused():
+    refuse(" " * 2_000_001, "larger than 2 MB")

@@ -1,0 +1,12 @@
+from __future__ import annotations
+
+from scoring.variants import VARIANTS
+
+
+def test_home_page_says_what_the_app_is_and_lists_every_variant(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Tamalou" in page and 'name="viewport"' in page
+    for variant in VARIANTS.values():
+        assert variant.summary.replace("'", "&#x27;") in page

@@ -1,0 +1,94 @@
+"""``manage.py score_game`` as a command: the sheet on stdout, one-line refusals on stderr."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = Path(__file__).parent / "examples"
+
+
+def score_game(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", "score_game", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        timeout=60,
+    )
+
+
+def test_prints_the_score_sheet_and_exits_0():
+    done = score_game(str(EXAMPLES / "tamoul.game.json"))
+    assert done.returncode == 0 and done.stderr == b""
+    sheet = json.loads(done.stdout)
+    assert sheet["format"] == "tamalou-ref.scoresheet/1"
+    assert sheet["totals"] == {"Léa": -15.5, "Marc": -1, "Nina": 25}
+    assert sheet["rounds"][1]["notes"] == [
+        "Léa called Tamoul with 1.5 and was strictly lowest: -20.",
+        "The others score their hand totals.",
+    ]
+
+
+def test_reads_standard_input_with_a_dash():
+    done = score_game("-", stdin=(EXAMPLES / "dutch.game.json").read_bytes())
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["eliminated"] == ["Léa"]
+
+
+@pytest.mark.parametrize(
+    ("stdin", "message"),
+    [
+        (b"not json", "score_game: the file is not valid JSON: Expecting value: line 1 column 1"),
+        (
+            json.dumps(
+                {
+                    "format": "tamalou-ref.game/1",
+                    "variant": "koubo",
+                    "players": ["Léa", "Marc"],
+                    "rounds": [{"hands": {"Léa": ["7S"], "Marc": ["5S"]}}],
+                }
+            ).encode(),
+            "score_game: Round 1, Marc: there is no 5♠ in",
+        ),
+    ],
+)
+def test_bad_input_one_line_on_stderr_nothing_on_stdout_non_zero_exit(stdin, message):
+    done = score_game("-", stdin=stdin)
+    assert done.returncode == 1
+    assert done.stdout == b""
+    error = done.stderr.decode()
+    assert error.startswith(message) and error.count("\n") == 1
+    assert "Traceback" not in error
+
+
+def test_missing_file_is_refused_without_traceback():
+    done = score_game("/nonexistent/game.json")
+    assert done.returncode == 1 and done.stdout == b""
+    assert done.stderr.decode() == (
+        "score_game: cannot read /nonexistent/game.json: No such file or directory.\n"
+    )
+
+
+def test_no_argument_is_a_usage_error():
+    done = score_game()
+    assert done.returncode != 0 and done.stdout == b""
+    assert b"the following arguments are required: path" in done.stderr
+
+
+def test_same_output_through_call_command(capsys):
+    call_command("score_game", str(EXAMPLES / "gabo.game.json"))
+    sheet = json.loads(capsys.readouterr().out)
+    assert sheet["totals"] == {"Léa": 0, "Marc": 8}
+
+
+def test_touches_no_database(capsys):
+    # pytest-django refuses database access in a test not marked for it: this would fail.
+    call_command("score_game", str(EXAMPLES / "koubo.game.json"))
+    assert json.loads(capsys.readouterr().out)["finished"] is True

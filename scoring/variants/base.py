@@ -19,6 +19,23 @@ from scoring.notes import Note, gettext_noop, names, note
 
 ZERO = Fraction(0)
 
+# Decisions that hold in every variant, shown on every rules page.
+GENERAL_DECISIONS = (
+    gettext_noop(
+        "Every variant accepts an agreed number of rounds: the game then ends after that "
+        "round even if its own end has not come, and the lowest total among the players "
+        "still in wins."
+    ),
+    gettext_noop("Round winners are decided before penalty points are added."),
+    gettext_noop(
+        "A typed hand total must be possible with the deck: not under all its negative "
+        "cards together, not over all its cards together."
+    ),
+    gettext_noop(
+        "With two decks a card may appear twice in a round, and there are up to 4 jokers."
+    ),
+)
+
 
 @dataclass(frozen=True)
 class RedBlack:
@@ -135,6 +152,8 @@ class Variant:
     half_points: ClassVar[bool] = False
     counter_call: ClassVar[bool] = False  # Tamoul's contre-Tamoul
     penalty_cards: ClassVar[bool] = False  # Dutch toulousain's capoté cards
+    # What this app decided where RULES.md and the seeds are silent (shown on the rules page).
+    decisions: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, **settings: object) -> None:
         unknown = set(settings) - set(self.defaults)

@@ -28,6 +28,13 @@ class CaboBruxellois(Variant):
     call_word = "Cabo"
     values = CardValues(numbers=range(2, 11), A=1, J=11, Q=12, K=RedBlack(red=-2, black=13))
     defaults = {"rounds": None, "call_threshold": 5, "decks": 1}
+    decisions = (
+        gettext_noop(
+            "A caller tied with another player pays no difference but the Cabo is not a success."
+        ),
+        gettext_noop("The caller's round score never goes under 0."),
+        gettext_noop("Without a caller, everyone scores their hand total, a negative one as 0."),
+    )
 
     def score(self, play: Play) -> Outcome:
         caller = play.caller

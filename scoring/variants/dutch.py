@@ -28,6 +28,10 @@ class Dutch(Variant):
     call_word = "Dutch"
     values = CardValues(numbers=range(2, 11), A=1, J=11, Q=12, K=RedBlack(red=0, black=20))
     defaults = {"rounds": None, "decks": 1}
+    decisions = (
+        gettext_noop("Players who go out in the same round are listed in turn order."),
+        gettext_noop("The call succeeds when the caller has strictly the lowest hand."),
+    )
 
     def score(self, play: Play) -> Outcome:
         if play.caller is None:

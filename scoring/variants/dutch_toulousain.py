@@ -28,6 +28,15 @@ class DutchToulousain(Variant):
     values = CardValues(numbers=range(2, 11), A=1, J=11, Q=12, K=RedBlack(red=0, black=13))
     defaults = {"rounds": None, "decks": 1}
     penalty_cards = True
+    decisions = (
+        gettext_noop(
+            "Without a dutcher, a tie goes to the tied player who comes first in turn order."
+        ),
+        gettext_noop("The dutcher succeeds when nobody had fewer points: no penalty card."),
+        gettext_noop(
+            "Penalty cards are entered as cards, even when the hands are typed as totals."
+        ),
+    )
 
     def penalty_cards_due(self, play: Play) -> int:
         """Dutch capoté: one card for each player strictly under the dutcher's hand."""

@@ -37,6 +37,16 @@ class Fontenaysien(Variant):
         "half_game": False,
         "decks": 1,
     }
+    decisions = (
+        gettext_noop("The round is won by the lowest round score."),
+        gettext_noop(
+            "A hand total under 0 (possible only with a negative joker value) scores -5, as 0 does."
+        ),
+        gettext_noop(
+            "The call is marked a success when the caller has 5 or less and strictly the "
+            "lowest hand; no points depend on it."
+        ),
+    )
 
     @property
     def limit(self) -> Fraction:

@@ -20,6 +20,10 @@ class Koubo(Variant):
     call_word = "Koubo"
     values = CardValues(numbers=range(7, 11), A=1, J=2, Q=3, K=RedBlack(red=0, black=11), JOKER=-1)
     defaults = {"rounds": 10, "decks": 1}
+    decisions = (
+        gettext_noop("Saying Koubo announces the last turn of the round, not of the game."),
+        gettext_noop("The round is won by the lowest hand, a failed caller included."),
+    )
 
     def score(self, play: Play) -> Outcome:
         if play.caller is None:

@@ -42,6 +42,15 @@ class Tamoul(Variant):
     defaults = {"rounds": None, "call_threshold": Fraction(13, 2), "decks": 1}
     half_points = True
     counter_call = True
+    decisions = (
+        gettext_noop(
+            "A counter-caller with as many points as the caller is wrong: only fewer is right."
+        ),
+        gettext_noop(
+            "The round is won by a right counter-caller, else by a successful caller, "
+            "else by the lowest hand among the other players."
+        ),
+    )
 
     def score(self, play: Play) -> Outcome:
         if play.caller is None:

@@ -491,3 +491,32 @@ def score_game(game: Game) -> ScoreSheet:
         losers=losers,
         eliminated=eliminated,
     )
+
+
+def deals(game: Game, sheet: ScoreSheet, first_dealer: int = 0) -> list[tuple[str, str]]:
+    """(dealer, first to play) of every round, and of the next one: the deal passes to the
+    next player still in, who lets the player after him start; a variant may say otherwise."""
+    variant = check_settings(game.variant, game.settings)
+    players = sheet.players
+    in_game = list(players)
+
+    def after(player: str, among: list[str]) -> str:
+        start = players.index(player)
+        for step in range(1, len(players) + 1):
+            candidate = players[(start + step) % len(players)]
+            if candidate in among:
+                return candidate
+        return player
+
+    dealer = players[first_dealer % len(players)]
+    result = [(dealer, after(dealer, in_game))]
+    for entry, scored in zip(game.rounds, sheet.rounds, strict=False):
+        for player in scored.knocked_out:
+            in_game.remove(player)
+        if not in_game:
+            break
+        dealer = after(dealer, in_game)
+        rotation = (dealer, after(dealer, in_game))
+        dealer, first = variant.next_deal(rotation, entry.caller, scored.winners)
+        result.append((dealer, first))
+    return result

@@ -6,4 +6,14 @@ from scoring import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("new/", views.new_game, name="new_game"),
+    path("new/<str:variant>/", views.new_game_variant, name="new_game_variant"),
+    path("import/", views.import_game, name="import_game"),
+    path("g/<str:key>/", views.game_sheet, name="game"),
+    path("g/<str:key>/export/", views.game_export, name="game_export"),
+    path("g/<str:key>/rematch/", views.game_rematch, name="game_rematch"),
+    path("g/<str:key>/end/", views.game_end, name="game_end"),
+    path("g/<str:key>/rounds/<int:round_id>/edit/", views.round_edit, name="round_edit"),
+    path("g/<str:key>/rounds/<int:round_id>/delete/", views.round_delete, name="round_delete"),
+    path("g/<str:key>/rounds/<int:round_id>/restore/", views.round_restore, name="round_restore"),
 ]

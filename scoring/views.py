@@ -1,12 +1,497 @@
+"""Pages of the score sheet. Each view looks up, validates with a form, asks the engine,
+and renders or redirects; htmx requests get the named partial of the same template."""
+
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.contrib import messages
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect, retarget
 
+from scoring import engine, gamefile
+from scoring.forms import PICKER_TARGET_PENALTY, NewGameForm, RoundForm, cards_of
+from scoring.models import Game, Round
 from scoring.variants import VARIANTS
+
+DEVICE_GAMES = "games"  # session key: edit keys of the games made or opened on this device
+MAX_DEVICE_GAMES = 60
+
+
+def remember(request: HttpRequest, game: Game) -> None:
+    keys = [key for key in request.session.get(DEVICE_GAMES, []) if key != game.edit_key]
+    request.session[DEVICE_GAMES] = [game.edit_key, *keys][:MAX_DEVICE_GAMES]
+
+
+def game_for(key: str) -> Game:
+    return get_object_or_404(Game.objects.with_rounds(), edit_key=key)
+
+
+# --- home, new game, import ------------------------------------------------------------
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"variants": VARIANTS.values()})
+    keys = request.session.get(DEVICE_GAMES, [])
+    games = Game.objects.with_rounds().filter(edit_key__in=keys)
+    summaries = []
+    for game in games:
+        sheet = game.score()
+        leader = min(sheet.in_game or sheet.players, key=lambda p: sheet.totals[p])
+        summaries.append(
+            {
+                "game": game,
+                "sheet": sheet,
+                "variant": VARIANTS[game.variant],
+                "leader": leader,
+                "leader_total": sheet.totals[leader],
+            }
+        )
+    summaries.sort(key=lambda s: (s["sheet"].finished, -s["game"].updated_at.timestamp()))
+    return render(request, "home.html", {"summaries": summaries, "variants": VARIANTS.values()})
+
+
+@require_GET
+def new_game(request: HttpRequest) -> HttpResponse:
+    return render(request, "new_game.html", {"variants": VARIANTS.values()})
+
+
+def _apply_row_action(data, rows: int, action: str) -> int:
+    """Add, remove or move up a player row; returns the new number of rows."""
+    names = [data.get(f"name_{row}", "") for row in range(rows)]
+    dealer = int(data.get("dealer") or 0) if str(data.get("dealer") or "0").isdigit() else 0
+    verb, _, index = action.partition("-")
+    i = int(index) if index.isdigit() else -1
+    if verb == "add" and rows < engine.MAX_PLAYERS:
+        names.append("")
+    elif verb == "remove" and 0 <= i < rows and rows > engine.MIN_PLAYERS:
+        names.pop(i)
+        dealer = dealer - 1 if dealer > i else (0 if dealer == i else dealer)
+    elif verb == "up" and 0 < i < rows:
+        names[i - 1], names[i] = names[i], names[i - 1]
+        dealer = {i: i - 1, i - 1: i}.get(dealer, dealer)
+    elif verb == "deal" and 0 <= i < rows:
+        dealer = i
+    for row in range(max(rows, len(names)) + 1):
+        data.pop(f"name_{row}", None)
+    for row, name in enumerate(names):
+        data[f"name_{row}"] = name
+    data["dealer"] = str(dealer)
+    return len(names)
+
+
+@require_http_methods(["GET", "POST"])
+def new_game_variant(request: HttpRequest, variant: str) -> HttpResponse:
+    if variant not in VARIANTS:
+        raise Http404
+    if request.method == "GET":
+        form = NewGameForm(variant=variant, rows=4)
+        return render(
+            request, "new_game_variant.html", {"form": form, "variant": VARIANTS[variant]}
+        )
+
+    data = request.POST.copy()
+    rows = sum(1 for key in data if key.startswith("name_"))
+    rows = min(max(rows, engine.MIN_PLAYERS), engine.MAX_PLAYERS)
+    action = data.get("action", "")
+    if action and action != "create":
+        rows = _apply_row_action(data, rows, action)
+        form = NewGameForm(variant=variant, rows=rows, initial=data.dict())
+        context = {"form": form, "variant": VARIANTS[variant]}
+        template = "new_game_variant.html#players" if request.htmx else "new_game_variant.html"
+        return render(request, template, context)
+
+    form = NewGameForm(data, variant=variant, rows=rows)
+    if not form.is_valid():
+        return render(
+            request, "new_game_variant.html", {"form": form, "variant": VARIANTS[variant]}
+        )
+    game = Game.objects.create(
+        variant=variant,
+        players=list(form.players),
+        settings=form.settings,
+        first_dealer=form.first_dealer,
+    )
+    remember(request, game)
+    return redirect("game", key=game.edit_key)
+
+
+@require_http_methods(["GET", "POST"])
+def import_game(request: HttpRequest) -> HttpResponse:
+    error = None
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        if upload is None:
+            error = _("Choose a game file to import.")
+        else:
+            try:
+                game = store_game_file(upload.read(gamefile.MAX_FILE_BYTES + 1))
+            except engine.GameError as problem:
+                error = str(problem)
+            else:
+                remember(request, game)
+                return redirect("game", key=game.edit_key)
+    return render(request, "import_game.html", {"error": error}, status=400 if error else 200)
+
+
+def store_game_file(data: bytes | str) -> Game:
+    """Check a game file with the engine and store it whole, or refuse it whole."""
+    parsed = gamefile.read_game(data)
+    engine.score_game(parsed)
+    canonical = gamefile.game_to_json(parsed)
+    players = list(engine.check_players(parsed.players))
+    with transaction.atomic():
+        game = Game.objects.create(
+            variant=parsed.variant, players=players, settings=canonical.get("settings", {})
+        )
+        Round.objects.bulk_create(
+            Round(game=game, position=n, data=entry)
+            for n, entry in enumerate(canonical["rounds"], 1)
+        )
+    return game
+
+
+# --- the sheet and its rounds ------------------------------------------------------------
+
+
+def players_in_round(game: Game, sheet: engine.ScoreSheet, number: int) -> list[str]:
+    """Who plays round ``number``: everyone not knocked out in an earlier round."""
+    out = {p for result in sheet.rounds[: number - 1] for p in result.knocked_out}
+    return [p for p in game.players if p not in out]
+
+
+def sheet_context(
+    request: HttpRequest, game: Game, sheet: engine.ScoreSheet, form: RoundForm | None
+) -> dict:
+    rounds = game.live_rounds()
+    deals = engine.deals(game.as_engine_game(), sheet, game.first_dealer)
+    standings = sorted(
+        game.players,
+        key=lambda p: (p not in sheet.in_game, sheet.totals[p], game.players.index(p)),
+    )
+    low = min((sheet.totals[p] for p in sheet.in_game), default=None)
+    history = []
+    for entry, result, deal in zip(rounds, sheet.rounds, deals, strict=False):
+        engine_round = entry.as_engine_round(result.number)
+        history.append(
+            {
+                "entry": entry,
+                "result": result,
+                "round": engine_round,
+                "dealer": deal[0],
+                "rows": [
+                    {
+                        "name": p,
+                        "cards": list(engine_round.hands[p])
+                        if isinstance(engine_round.hands[p], tuple)
+                        else None,
+                        "total": result.hand_totals[p],
+                        "score": result.scores[p],
+                        "after": result.totals[p],
+                    }
+                    for p in result.scores
+                ],
+            }
+        )
+    variant = VARIANTS[game.variant](**game.effective_settings())
+    undo = request.session.get("undo")
+    return {
+        "undo": undo if undo and undo.get("game") == game.edit_key else None,
+        "game": game,
+        "sheet": sheet,
+        "variant": variant,
+        "form": form,
+        "standings": [
+            {
+                "rank": 1 + sum(1 for q in game.players if sheet.totals[q] < sheet.totals[p]),
+                "name": p,
+                "total": sheet.totals[p],
+                "out": p in sheet.eliminated,
+                "leader": p in sheet.in_game and sheet.totals[p] == low and not sheet.finished,
+                "winner": p in sheet.winners,
+                "loser": p in sheet.losers,
+                "reset": any(p in r.reset for r in sheet.rounds),
+            }
+            for p in standings
+        ],
+        "history": list(reversed(history)),
+        "next_deal": deals[len(sheet.rounds)] if not sheet.finished else None,
+        "rounds_to_play": (variant.rounds - len(sheet.rounds)) if variant.rounds else None,
+        "open_ended": not sheet.finished and variant.rounds is None,
+    }
+
+
+def new_round_form(game: Game, sheet: engine.ScoreSheet, data=None, draft=None):
+    """The form for the next round: empty, bound to posted ``data``, or showing a ``draft``
+    (the values after a picker tap, without validation messages)."""
+    if sheet.finished:
+        return None
+    number = len(sheet.rounds) + 1
+    initial = {"number": number}
+    if draft is not None:
+        initial = {**draft.dict(), "emptied": draft.getlist("emptied")}
+    return RoundForm(
+        data,
+        game=game,
+        players_in_round=players_in_round(game, sheet, number),
+        number=number,
+        initial=initial,
+    )
+
+
+def apply_picker_action(data) -> bool:
+    """A tap in the card picker: add a card, remove one, or choose whose hand to fill.
+    Returns whether the request was such a tap (and not a save)."""
+    if "pick" in data:
+        target, _, code = data["pick"].partition(":")
+        field = "penalty_cards" if target == PICKER_TARGET_PENALTY else f"hand_{target}"
+        current = data.get(field, "")
+        codes = [card.code for card in cards_of(current)] if cards_of(current) else []
+        data[field] = " ".join([*codes, code])
+        data["target"] = target
+        return True
+    if "unpick" in data:
+        target, _, index = data["unpick"].partition(":")
+        field = "penalty_cards" if target == PICKER_TARGET_PENALTY else f"hand_{target}"
+        codes = [card.code for card in cards_of(data.get(field, ""))]
+        if index.isdigit() and int(index) < len(codes):
+            codes.pop(int(index))
+        data[field] = " ".join(codes)
+        data["target"] = target
+        return True
+    if "choose" in data:
+        data["target"] = data["choose"]
+        return True
+    if "add_penalty" in data:
+        rows = sum(1 for key in data if key.startswith("penalty_player_"))
+        data[f"penalty_player_{rows}"] = ""
+        return True
+    return False
+
+
+@require_http_methods(["GET", "POST"])
+def game_sheet(request: HttpRequest, key: str) -> HttpResponse:
+    game = game_for(key)
+    remember(request, game)
+    sheet = game.score()
+    if request.method == "GET":
+        context = sheet_context(request, game, sheet, new_round_form(game, sheet))
+        return render(request, "game.html", context)
+
+    if sheet.finished:
+        messages.error(request, _("The game is over: no more rounds can be added."))
+        return redirect("game", key=key)
+    data = request.POST.copy()
+    if apply_picker_action(data):
+        context = sheet_context(request, game, sheet, new_round_form(game, sheet, draft=data))
+        template = "game.html#round_form" if request.htmx else "game.html"
+        return render(request, template, context)
+
+    form = new_round_form(game, sheet, data)
+    if form.is_valid() and form.cleaned_data["number"] != form.round_number:
+        form.add_error(
+            None,
+            _("Round %(number)s was saved from another phone meanwhile; check it below.")
+            % {"number": form.cleaned_data["number"]},
+        )
+    if form.is_valid():
+        try:
+            save_new_round(game, form)
+        except IntegrityError:
+            form.add_error(
+                None,
+                _("Round %(number)s was saved from another phone meanwhile.")
+                % {"number": form.round_number},
+            )
+    if not form.is_valid():
+        context = sheet_context(request, game, sheet, form)
+        if request.htmx:
+            return render(request, "game.html#round_form", context)
+        return render(request, "game.html", context, status=400)
+    request.session.pop("undo", None)
+    if request.htmx:
+        game = game_for(key)
+        sheet = game.score()
+        context = sheet_context(request, game, sheet, new_round_form(game, sheet))
+        return retarget(render(request, "game.html#game_body", context), "#game-body")
+    return redirect("game", key=key)
+
+
+def save_new_round(game: Game, form: RoundForm) -> None:
+    with transaction.atomic():
+        last = game.rounds.aggregate(last=Max("position"))["last"] or 0
+        live = game.rounds.live().count()
+        if live != form.round_number - 1:
+            raise IntegrityError("another round was saved first")
+        Round.objects.create(game=game, position=last + 1, data=gamefile.round_to_json(form.round))
+        game.touch()
+
+
+def round_for(game: Game, round_id: int) -> tuple[Round, int]:
+    rounds = game.live_rounds()
+    for number, entry in enumerate(rounds, 1):
+        if entry.pk == round_id:
+            return entry, number
+    raise Http404
+
+
+@require_http_methods(["GET", "POST"])
+def round_edit(request: HttpRequest, key: str, round_id: int) -> HttpResponse:
+    game = game_for(key)
+    entry, number = round_for(game, round_id)
+    sheet = game.score()
+    players = players_in_round(game, sheet, number)
+    if request.method == "GET":
+        form = RoundForm(
+            game=game,
+            players_in_round=players,
+            number=number,
+            editing=entry,
+            initial=initial_from_round(game, entry, number),
+        )
+        return render(request, "round_edit.html", {"game": game, "form": form, "number": number})
+
+    data = request.POST.copy()
+    if apply_picker_action(data):
+        form = RoundForm(
+            game=game,
+            players_in_round=players,
+            number=number,
+            editing=entry,
+            initial={**data.dict(), "emptied": data.getlist("emptied")},
+        )
+        template = "round_edit.html#round_form" if request.htmx else "round_edit.html"
+        return render(request, template, {"game": game, "form": form, "number": number})
+
+    form = RoundForm(data, game=game, players_in_round=players, number=number, editing=entry)
+    if form.is_valid() and form.cleaned_data.get("edits") != entry.edits:
+        form.add_error(
+            None,
+            _("This round was changed from another phone meanwhile; here it is as saved now."),
+        )
+    if form.is_valid():
+        with transaction.atomic():
+            updated = Round.objects.filter(pk=entry.pk, edits=entry.edits).update(
+                data=gamefile.round_to_json(form.round),
+                edits=entry.edits + 1,
+                updated_at=timezone.now(),
+            )
+            game.touch()
+        if updated:
+            request.session.pop("undo", None)
+            messages.success(request, _("Round %(number)s corrected.") % {"number": number})
+            url = reverse("game", args=[key]) + f"#round-{number}"
+            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+        form.add_error(None, _("This round was changed from another phone meanwhile."))
+    context = {"game": game, "form": form, "number": number}
+    if request.htmx:
+        return render(request, "round_edit.html#round_form", context)
+    return render(request, "round_edit.html", context, status=400)
+
+
+def initial_from_round(game: Game, entry: Round, number: int) -> dict:
+    data = entry.data
+    initial: dict = {"number": number, "edits": entry.edits}
+    for name, hand in data["hands"].items():
+        seat = game.players.index(name)
+        initial[f"hand_{seat}"] = " ".join(hand) if isinstance(hand, list) else str(hand)
+    initial["caller"] = data.get("caller") or ""
+    initial["counter_caller"] = data.get("counter_caller") or ""
+    initial["emptied"] = data.get("emptied", [])
+    for row, penalty in enumerate(data.get("penalties", [])):
+        initial[f"penalty_player_{row}"] = penalty["player"]
+        initial[f"penalty_points_{row}"] = str(penalty["points"])
+        initial[f"penalty_reason_{row}"] = penalty.get("reason", "")
+    initial["penalty_cards"] = " ".join(data.get("penalty_cards", []))
+    return initial
+
+
+@require_http_methods(["GET", "POST"])
+def round_delete(request: HttpRequest, key: str, round_id: int) -> HttpResponse:
+    game = game_for(key)
+    entry, number = round_for(game, round_id)
+    error = None
+    if request.method == "POST":
+        rest = [r for r in game.live_rounds() if r.pk != entry.pk]
+        try:
+            engine.score_game(
+                game.as_engine_game([r.as_engine_round(n) for n, r in enumerate(rest, 1)])
+            )
+        except engine.GameError as problem:
+            error = _("Round %(number)s cannot be deleted: %(error)s") % {
+                "number": number,
+                "error": problem,
+            }
+        else:
+            Round.objects.filter(pk=entry.pk).update(deleted_at=timezone.now())
+            game.touch()
+            request.session["undo"] = {"game": game.edit_key, "round": entry.pk, "number": number}
+            return redirect("game", key=key)
+    return render(
+        request,
+        "round_delete.html",
+        {"game": game, "entry": entry, "number": number, "error": error},
+        status=400 if error else 200,
+    )
+
+
+@require_POST
+def round_restore(request: HttpRequest, key: str, round_id: int) -> HttpResponse:
+    game = game_for(key)
+    entry = get_object_or_404(Round, pk=round_id, game=game, deleted_at__isnull=False)
+    rounds = sorted([*game.live_rounds(), entry], key=lambda r: r.position)
+    try:
+        engine.score_game(
+            game.as_engine_game([r.as_engine_round(n) for n, r in enumerate(rounds, 1)])
+        )
+    except engine.GameError as problem:
+        messages.error(request, _("The round cannot be put back: %(error)s") % {"error": problem})
+    else:
+        Round.objects.filter(pk=entry.pk).update(deleted_at=None)
+        game.touch()
+        messages.success(request, _("The round is back."))
+    request.session.pop("undo", None)
+    return redirect("game", key=key)
+
+
+@require_POST
+def game_end(request: HttpRequest, key: str) -> HttpResponse:
+    game = game_for(key)
+    sheet = game.score()
+    if sheet.finished or not sheet.rounds:
+        messages.error(request, _("Only a game in progress with at least one round can be ended."))
+    else:
+        game.ended = True
+        game.save(update_fields=["ended"])
+        game.touch()
+    return redirect("game", key=key)
+
+
+@require_GET
+def game_export(request: HttpRequest, key: str) -> HttpResponse:
+    game = game_for(key)
+    response = HttpResponse(
+        gamefile.dumps(game.game_file()), content_type="application/json; charset=utf-8"
+    )
+    stamp = game.created_at.strftime("%Y-%m-%d")
+    response["Content-Disposition"] = f'attachment; filename="tamalou-{game.variant}-{stamp}.json"'
+    return response
+
+
+@require_POST
+def game_rematch(request: HttpRequest, key: str) -> HttpResponse:
+    """The same players and settings again; the deal moves on by one seat."""
+    game = game_for(key)
+    rematch = Game.objects.create(
+        variant=game.variant,
+        players=game.players,
+        settings=game.settings,
+        first_dealer=(game.first_dealer + 1) % len(game.players),
+    )
+    remember(request, rematch)
+    return redirect("game", key=rematch.edit_key)

@@ -226,6 +226,10 @@ class Variant:
         """A running total after the round's score is added (Tamoul's 100 → 50)."""
         return total, None
 
+    def next_deal(self, rotation: tuple[str, str], caller: str | None, winners: list[str]):
+        """Who deals and who plays first next round, given the usual rotation."""
+        return rotation
+
     def knocked_out(self, standing: Standing) -> list[str]:
         """The players who leave the game after this round (Dutch)."""
         return []

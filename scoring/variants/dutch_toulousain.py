@@ -86,5 +86,9 @@ class DutchToulousain(Variant):
         turn = play.order[start:] + play.order[:start]
         return next(p for p in turn if p in tied)
 
+    def next_deal(self, rotation: tuple[str, str], caller: str | None, winners: list[str]):
+        """The dutcher deals the next round and the round winner plays first."""
+        return (caller, winners[0]) if caller else rotation
+
     def game_over(self, standing: Standing) -> bool:
         return any(standing.totals[p] > END_OVER for p in standing.order)

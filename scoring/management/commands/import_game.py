@@ -1,0 +1,27 @@
+"""``python manage.py import_game PATH``: store a game file, print its page's URL path."""
+
+from __future__ import annotations
+
+import sys
+
+from django.core.management.base import BaseCommand
+from django.urls import reverse
+
+from scoring.engine import GameError
+from scoring.management.commands.score_game import read_source
+from scoring.views import store_game_file
+
+
+class Command(BaseCommand):
+    help = "Store a tamalou-ref.game/1 file as a game and print the URL path of its page."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("path", help="the game file, or - for standard input")
+
+    def handle(self, *args, path: str, **options) -> None:
+        try:
+            game = store_game_file(read_source(path))
+        except GameError as error:
+            self.stderr.write(f"import_game: {error}")
+            sys.exit(1)
+        self.stdout.write(reverse("game", args=[game.edit_key]))

@@ -1,0 +1,437 @@
+"""The score sheet through the test client: pages, database effects, htmx fragments."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scoring.models import Game, Round
+from scoring.views import store_game_file
+
+EXAMPLES = Path(__file__).parent / "examples"
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+pytestmark = pytest.mark.django_db
+
+
+def make_game(variant="tamalou", players=("Léa", "Marc", "Nina"), settings=None) -> Game:
+    return Game.objects.create(variant=variant, players=list(players), settings=settings or {})
+
+
+def url(game: Game, suffix: str = "") -> str:
+    return f"/g/{game.edit_key}/{suffix}"
+
+
+def save_round(client, game, number, hands: dict, **extra):
+    data = {"number": number, "save": "1", **extra}
+    for name, hand in hands.items():
+        data[f"hand_{game.players.index(name)}"] = hand
+    return client.post(url(game), data)
+
+
+# --- new game -----------------------------------------------------------------------
+
+
+def test_new_game_lists_every_variant_with_its_description(client):
+    page = client.get("/new/").content.decode()
+    assert "/new/tamoul/" in page and "/new/dutch_toulousain/" in page
+    assert "exactly 100 falls back to 50" in page
+
+
+def test_new_game_shows_the_settings_of_its_variant_with_defaults(client):
+    page = client.get("/new/tamalou/").content.decode()
+    assert 'name="call_threshold"' in page and "Default: 5 points." in page
+    assert 'name="joker_value"' in page and 'name="half_game"' not in page
+    assert 'name="half_game"' in client.get("/new/fontenaysien/").content.decode()
+
+
+def test_new_game_creates_the_game_in_turn_order_with_settings_and_dealer(client):
+    response = client.post(
+        "/new/gabo/",
+        {
+            "name_0": "  Léa ",
+            "name_1": "",
+            "name_2": "Marc",
+            "name_3": "Nina",
+            "dealer": "2",
+            "rounds": "5",
+            "action": "create",
+        },
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == url(game)
+    assert game.players == ["Léa", "Marc", "Nina"]
+    assert game.settings == {"rounds": 5} and game.first_dealer == 1
+    assert "Marc</strong> deals" in client.get(url(game)).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        (["Léa", "léa"], "is the same name as"),
+        (["Léa", ""], "A game needs 2 to 8 players, not 1."),
+        (["Léa", "x" * 41], "at most 40 characters"),
+    ],
+)
+def test_new_game_refuses_bad_players_and_creates_nothing(client, names, message):
+    data = {f"name_{i}": name for i, name in enumerate(names)} | {"action": "create"}
+    response = client.post("/new/tamalou/", data)
+    assert response.status_code == 200 and message in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_new_game_refuses_a_setting_out_of_range(client):
+    data = {"name_0": "Léa", "name_1": "Marc", "rounds": "0", "action": "create"}
+    page = client.post("/new/tamalou/", data).content.decode()
+    assert "greater than or equal to 1" in page or "supérieure ou égale à 1" in page
+    assert not Game.objects.exists()
+
+
+def test_player_rows_are_added_moved_and_removed_without_javascript(client):
+    data = {"name_0": "Léa", "name_1": "Marc", "dealer": "1", "action": "add"}
+    page = client.post("/new/tamalou/", data).content.decode()
+    assert 'name="name_2"' in page
+    data = {"name_0": "Léa", "name_1": "Marc", "name_2": "Nina", "dealer": "1", "action": "up-2"}
+    page = client.post("/new/tamalou/", data).content.decode()
+    assert page.index('value="Nina"') < page.index('value="Marc"')
+    data = {"name_0": "Léa", "name_1": "Nina", "name_2": "Marc", "action": "remove-0"}
+    page = client.post("/new/tamalou/", data).content.decode()
+    assert 'value="Léa"' not in page and 'name="name_2"' not in page
+
+
+def test_player_rows_with_htmx_return_only_the_players_fragment(client):
+    data = {"name_0": "Léa", "name_1": "Marc", "action": "add"}
+    page = client.post("/new/tamalou/", data, **HTMX).content.decode()
+    assert page.lstrip().startswith('<fieldset id="players"') and "<html" not in page
+    assert 'name="name_2"' in page
+
+
+# --- entering rounds -------------------------------------------------------------------
+
+
+def test_a_saved_round_is_stored_as_entered_and_scored_on_the_sheet(client):
+    game = make_game()
+    response = save_round(
+        client, game, 1, {"Léa": "KD 3C", "Marc": "10H QS 2D", "Nina": "4"}, caller="Léa"
+    )
+    assert response.status_code == 302
+    stored = Round.objects.get(game=game)
+    assert stored.data == {
+        "hands": {"Léa": ["KD", "3C"], "Marc": ["10H", "QS", "2D"], "Nina": 4},
+        "caller": "Léa",
+    }
+    page = client.get(url(game)).content.decode()
+    assert "Léa called Tamalou with 3 and was strictly lowest" in page
+    assert "Round 2" in page
+
+
+def test_an_invalid_round_shows_the_error_next_to_the_field_and_saves_nothing(client):
+    game = make_game("koubo", ("Léa", "Marc"))
+    response = save_round(client, game, 1, {"Léa": "7S", "Marc": "5S"})
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert 'id="id_hand_1-error"' in page and "there is no 5♠ in the Koubo charentais deck" in page
+    assert 'value="5S"' in page  # what was typed is kept
+    assert not Round.objects.exists()
+
+
+def test_a_missing_hand_is_refused(client):
+    game = make_game()
+    response = save_round(client, game, 1, {"Léa": "3", "Marc": "", "Nina": "4"})
+    assert "Enter Marc&#x27;s cards or hand total." in response.content.decode()
+    assert not Round.objects.exists()
+
+
+def test_picker_tap_with_htmx_returns_the_form_with_the_card_total_and_used_cards(client):
+    game = make_game()
+    data = {"number": 1, "target": "0", "hand_0": "KD", "hand_1": "", "hand_2": "", "pick": "0:3C"}
+    response = client.post(url(game), data, **HTMX)
+    page = response.content.decode()
+    assert page.lstrip().startswith('<form method="post"') and "<html" not in page
+    assert 'name="hand_0" id="id_hand_0" value="KD 3C"' in page
+    assert '<output class="total" aria-label="hand total">3</output>' in page
+    assert 'value="0:KD" class="pick red"\n                disabled' in page
+    assert not Round.objects.exists()
+
+
+def test_picker_removes_a_card_with_one_tap(client):
+    game = make_game()
+    data = {
+        "number": 1,
+        "target": "1",
+        "hand_0": "",
+        "hand_1": "KD 3C 9S",
+        "hand_2": "",
+        "unpick": "1:1",
+    }
+    page = client.post(url(game), data).content.decode()
+    assert 'value="KD 9S"' in page
+
+
+def test_picker_only_offers_the_cards_of_the_variant(client):
+    page = client.get(url(make_game("koubo", ("Léa", "Marc")))).content.decode()
+    assert 'value="0:7H"' in page and 'value="0:5H"' not in page and 'value="0:JOKER"' in page
+    page = client.get(url(make_game("dutch", ("Léa", "Marc")))).content.decode()
+    assert 'value="0:JOKER"' not in page
+
+
+def test_saving_with_htmx_returns_the_updated_sheet(client):
+    game = make_game()
+    hands = {"hand_0": "3", "hand_1": "22", "hand_2": "5", "caller": "Léa"}
+    response = client.post(url(game), {"number": 1, "save": "1", **hands}, **HTMX)
+    page = response.content.decode()
+    assert response["HX-Retarget"] == "#game-body"
+    assert page.lstrip().startswith('<div id="game-body">')
+    assert "Round 2" in page and Round.objects.count() == 1
+
+
+def test_saving_an_invalid_round_with_htmx_returns_the_form_with_errors(client):
+    game = make_game()
+    response = client.post(
+        url(game), {"number": 1, "save": "1", "hand_0": "ZZ", "hand_1": "1", "hand_2": "2"}, **HTMX
+    )
+    page = response.content.decode()
+    assert "HX-Retarget" not in response and page.lstrip().startswith("<form")
+    assert "unknown card ZZ" in page and not Round.objects.exists()
+
+
+def test_a_round_entered_twice_for_the_same_number_is_stored_once(client):
+    game = make_game()
+    save_round(client, game, 1, {"Léa": "3", "Marc": "9", "Nina": "8"})
+    response = save_round(client, game, 1, {"Léa": "1", "Marc": "2", "Nina": "3"})
+    assert "Round 1 was saved from another phone meanwhile" in response.content.decode()
+    assert Round.objects.count() == 1
+
+
+def test_dutch_toulousain_says_how_many_penalty_cards_to_draw(client):
+    game = make_game("dutch_toulousain", ("Léa", "Marc", "Nina"))
+    data = {
+        "number": 1,
+        "hand_0": "6C",
+        "hand_1": "3H",
+        "hand_2": "2S",
+        "caller": "Léa",
+        "choose": "pc",
+    }
+    page = client.post(url(game), data).content.decode()
+    assert "The dutcher must draw 2 penalty cards." in page
+    save = {**data, "save": "1", "penalty_cards": "4D"}
+    del save["choose"]
+    page = client.post(url(game), save).content.decode()
+    assert "draws 2 penalty card(s), not 1" in page and not Round.objects.exists()
+    save["penalty_cards"] = "4D QC"
+    assert client.post(url(game), save).status_code == 302
+    assert Round.objects.get().data["penalty_cards"] == ["4D", "QC"]
+
+
+def test_tamoul_half_points_and_counter_call_through_the_form(client):
+    game = make_game("tamoul", ("Léa", "Marc", "Nina"))
+    data = {"hand_0": "KH QD 3S", "hand_1": "2C AS", "hand_2": "JC 5H", "counter_caller": "Marc"}
+    save_round(client, game, 1, {}, caller="Léa", **data)
+    sheet = game.score()
+    assert sheet.totals == {"Léa": 4.5, "Marc": -20, "Nina": 20}
+
+
+def test_penalty_points_with_a_reason(client):
+    game = make_game("cabo_bruxellois", ("Léa", "Marc"))
+    extra = {
+        "penalty_player_0": "Marc",
+        "penalty_points_0": "2",
+        "penalty_reason_0": "wrong quick discard",
+    }
+    save_round(client, game, 1, {"Léa": "1", "Marc": "4"}, **extra)
+    assert Round.objects.get().data["penalties"] == [
+        {"player": "Marc", "points": 2, "reason": "wrong quick discard"}
+    ]
+    assert "Marc: 2 penalty points (wrong quick discard)." in client.get(url(game)).content.decode()
+
+
+def test_no_round_can_be_added_after_the_game_ended(client):
+    game = make_game(settings={"rounds": 1})
+    save_round(client, game, 1, {"Léa": "3", "Marc": "9", "Nina": "8"})
+    page = client.get(url(game)).content.decode()
+    assert "Winner: Léa" in page and 'name="save"' not in page
+    response = save_round(client, game, 2, {"Léa": "3", "Marc": "9", "Nina": "8"})
+    assert response.status_code == 302 and Round.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"number": "abc", "save": "1"},
+        {"pick": "9:KH"},
+        {"pick": "garbage"},
+        {"unpick": "0:zz"},
+        {"number": "1", "save": "1", "hand_0": "1" * 300, "caller": "Zoé"},
+        {"number": "1", "save": "1", "hand_0": "99999999", "hand_1": "-5", "hand_2": "4,5"},
+    ],
+)
+def test_garbage_never_gives_a_500(client, data):
+    game = make_game()
+    response = client.post(url(game), data)
+    assert response.status_code in (200, 400)
+    assert not Round.objects.exists()
+
+
+def test_unknown_game_is_404(client):
+    assert client.get("/g/not-a-key/").status_code == 404
+
+
+# --- corrections ------------------------------------------------------------------------
+
+
+def test_editing_a_round_recomputes_the_totals_and_marks_it_edited(client):
+    game = make_game()
+    save_round(client, game, 1, {"Léa": "3", "Marc": "9", "Nina": "8"}, caller="Léa")
+    save_round(client, game, 2, {"Léa": "5", "Marc": "1", "Nina": "2"})
+    first = Round.objects.get(position=1)
+    edit = f"{url(game)}rounds/{first.pk}/edit/"
+    page = client.get(edit).content.decode()
+    assert 'value="3"' in page and 'value="Léa" id="id_caller_1" checked' in page
+    data = {
+        "number": 1,
+        "edits": 0,
+        "hand_0": "3",
+        "hand_1": "2",
+        "hand_2": "8",
+        "caller": "Léa",
+        "save": "1",
+    }
+    response = client.post(edit, data)
+    assert response.status_code == 302 and response["Location"] == url(game) + "#round-1"
+    first.refresh_from_db()
+    assert first.edits == 1 and first.data["hands"]["Marc"] == 2
+    assert game.score().totals == {"Léa": 8, "Marc": 1, "Nina": 10}  # Marc 0 + 1, Léa 3 + 5
+    assert "edited" in client.get(url(game)).content.decode()
+
+
+def test_editing_a_round_that_changed_meanwhile_is_refused(client):
+    game = make_game()
+    save_round(client, game, 1, {"Léa": "3", "Marc": "9", "Nina": "8"})
+    entry = Round.objects.get()
+    Round.objects.filter(pk=entry.pk).update(edits=1)  # another phone saved a correction
+    data = {"number": 1, "edits": 0, "hand_0": "4", "hand_1": "9", "hand_2": "8", "save": "1"}
+    response = client.post(f"{url(game)}rounds/{entry.pk}/edit/", data)
+    assert "changed from another phone meanwhile" in response.content.decode()
+    entry.refresh_from_db()
+    assert entry.data["hands"]["Léa"] == 3
+
+
+def test_an_edit_that_breaks_a_later_round_is_refused(client):
+    game = make_game("dutch", ("Léa", "Marc", "Nina"))
+    save_round(client, game, 1, {"Léa": "50", "Marc": "9", "Nina": "8"})
+    save_round(client, game, 2, {"Léa": "40", "Marc": "9", "Nina": "8"})
+    first = Round.objects.get(position=1)
+    data = {"number": 1, "edits": 0, "hand_0": "100", "hand_1": "9", "hand_2": "8", "save": "1"}
+    page = client.post(f"{url(game)}rounds/{first.pk}/edit/", data).content.decode()
+    assert "This would make round 2 invalid: Léa is out of the game and has no hand." in page
+    first.refresh_from_db()
+    assert first.data["hands"]["Léa"] == 50
+
+
+def test_deleting_a_round_asks_first_then_renumbers_and_can_be_undone(client):
+    game = make_game()
+    for n, lea in enumerate(["1", "2", "3"], 1):
+        save_round(client, game, n, {"Léa": lea, "Marc": "9", "Nina": "8"})
+    second = Round.objects.get(position=2)
+    delete = f"{url(game)}rounds/{second.pk}/delete/"
+    assert "Delete round 2?" in client.get(delete).content.decode()
+    assert Round.objects.live().count() == 3  # asking deletes nothing
+    client.post(delete)
+    assert game.score().totals == {"Léa": 4, "Marc": 18, "Nina": 16}
+    page = client.get(url(game)).content.decode()
+    assert "Round 2 deleted." in page and "Round 3</h3>" not in page
+    client.post(f"{url(game)}rounds/{second.pk}/restore/")
+    assert game.score().totals == {"Léa": 6, "Marc": 27, "Nina": 24}
+    assert "Round 2 deleted." not in client.get(url(game)).content.decode()
+
+
+def test_deleting_a_round_that_later_rounds_depend_on_is_refused(client):
+    game = make_game("dutch", ("Léa", "Marc", "Nina"))
+    save_round(client, game, 1, {"Léa": "100", "Marc": "9", "Nina": "8"})
+    save_round(client, game, 2, {"Marc": "9", "Nina": "8"})
+    first = Round.objects.get(position=1)
+    response = client.post(f"{url(game)}rounds/{first.pk}/delete/")
+    assert response.status_code == 400 and "no hand for Léa" in response.content.decode()
+    assert Round.objects.live().count() == 2
+
+
+# --- the end, rematch, import, export -----------------------------------------------------
+
+
+def test_ending_an_open_ended_game_names_the_winner(client):
+    game = make_game()
+    save_round(client, game, 1, {"Léa": "3", "Marc": "9", "Nina": "8"})
+    client.post(f"{url(game)}end/")
+    game.refresh_from_db()
+    assert game.ended and game.score().winners == ["Léa"]
+    assert json.loads(client.get(f"{url(game)}export/").content)["settings"] == {"rounds": 1}
+
+
+def test_rematch_is_one_tap_with_the_same_players_and_settings(client):
+    game = make_game("koubo", ("Léa", "Marc"), {"rounds": 3})
+    response = client.post(f"{url(game)}rematch/")
+    rematch = Game.objects.exclude(pk=game.pk).get()
+    assert response["Location"] == url(rematch)
+    assert (rematch.variant, rematch.players, rematch.settings) == (
+        "koubo",
+        ["Léa", "Marc"],
+        {"rounds": 3},
+    )
+    assert rematch.first_dealer == 1
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.game.json")), ids=lambda p: p.name)
+def test_import_then_export_gives_the_same_file(client, path):
+    with path.open("rb") as upload:
+        response = client.post("/import/", {"file": upload})
+    game = Game.objects.get()
+    assert response["Location"] == url(game)
+    exported = client.get(f"{url(game)}export/")
+    assert exported["Content-Disposition"].startswith("attachment;")
+    assert json.loads(exported.content) == json.loads(path.read_text())
+
+
+def test_import_refuses_a_bad_file_and_stores_nothing(client, tmp_path):
+    bad = json.loads((EXAMPLES / "koubo.game.json").read_text())
+    bad["rounds"][1]["hands"]["Marc"] = ["5S"]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    with path.open("rb") as upload:
+        response = client.post("/import/", {"file": upload})
+    assert response.status_code == 400
+    assert "Round 2, Marc: there is no 5♠" in response.content.decode()
+    assert not Game.objects.exists() and not Round.objects.exists()
+
+
+def test_home_lists_this_devices_games_in_progress_first(client):
+    done = store_game_file((EXAMPLES / "koubo.game.json").read_bytes())
+    live = store_game_file((EXAMPLES / "tamoul.game.json").read_bytes())
+    other = make_game()  # never opened on this device
+    client.get(url(done))
+    client.get(url(live))
+    page = client.get("/").content.decode()
+    assert page.index(url(live)) < page.index(url(done))
+    assert url(other) not in page
+    assert "Leader: Léa (−15.5)" in page or "Leader: Léa (−15,5)" in page
+    assert "Won by Marc" in page
+
+
+def test_import_and_export_commands(tmp_path):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("import_game", str(EXAMPLES / "fontenaysien.game.json"), stdout=out)
+    path = out.getvalue().strip()
+    game = Game.objects.get()
+    assert path == url(game)
+    for reference in (path, game.edit_key, str(game.pk)):
+        exported = StringIO()
+        call_command("export_game", reference, stdout=exported)
+        assert json.loads(exported.getvalue()) == json.loads(
+            (EXAMPLES / "fontenaysien.game.json").read_text()
+        )

@@ -212,7 +212,10 @@ def sheet_context(
                 "name": p,
                 "total": sheet.totals[p],
                 "out": p in sheet.eliminated,
-                "leader": p in sheet.in_game and sheet.totals[p] == low and not sheet.finished,
+                "leader": bool(sheet.rounds)
+                and not sheet.finished
+                and p in sheet.in_game
+                and sheet.totals[p] == low,
                 "winner": p in sheet.winners,
                 "loser": p in sheet.losers,
                 "reset": any(p in r.reset for r in sheet.rounds),

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from scoring.cards import Card, format_points
-from scoring.notes import Note, gettext_noop, note
+from scoring.notes import Note, Term, gettext_noop, note
 from scoring.variants import VARIANTS, Variant
 from scoring.variants.base import ZERO, Play, Standing
 
@@ -30,21 +30,37 @@ Hand = tuple[Card, ...] | Fraction | int | float
 
 
 class GameError(ValueError):
-    """Input that breaks the rules. ``detail`` is the message for the field at fault."""
+    """Input that breaks the rules, said as a note (translatable) with where it is:
+    ``detail`` for next to the field at fault, ``str()`` with the round and player."""
 
     def __init__(
         self,
-        detail: str,
+        message: str,
         *,
         round: int | None = None,
         player: str | None = None,
         field: str | None = None,
+        **params: object,
     ) -> None:
-        self.detail, self.round, self.player, self.field = detail, round, player, field
-        where = ", ".join(
-            part for part in (f"Round {round}" if round else "", player or "") if part
-        )
-        super().__init__(f"{where}: {detail}" if where else detail)
+        self.note = note(message, **params)
+        self.round, self.player, self.field = round, player, field
+        super().__init__(self.render())
+
+    @property
+    def detail(self) -> str:
+        return self.note.render()
+
+    def render(self, translate: Callable[[str], str] = str, number=format_points) -> str:
+        detail = self.note.render(translate, number)
+        if self.round and self.player:
+            where = translate(gettext_noop("Round {round}, {player}: {detail}"))
+        elif self.round:
+            where = translate(gettext_noop("Round {round}: {detail}"))
+        elif self.player:
+            where = translate(gettext_noop("{player}: {detail}"))
+        else:
+            return detail
+        return where.format(round=self.round, player=self.player, detail=detail)
 
 
 # --- what the table entered ------------------------------------------------
@@ -119,32 +135,49 @@ def check_players(raw: Sequence[object]) -> tuple[str, ...]:
     """2–8 names, trimmed, 1–40 characters, unique ignoring case."""
     if not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
         raise GameError(
-            f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(raw)}.",
+            gettext_noop("a game needs {low} to {high} players, not {count}."),
             field="players",
+            low=MIN_PLAYERS,
+            high=MAX_PLAYERS,
+            count=len(raw),
         )
     names: list[str] = []
     seen: dict[str, str] = {}
     for position, value in enumerate(raw, 1):
         if not isinstance(value, str):
-            raise GameError(f"player {position}: a name must be text.", field="players")
+            raise GameError(
+                gettext_noop("player {position}: a name must be text."),
+                field="players",
+                position=position,
+            )
         name = clean_name(value)
         if not name:
-            raise GameError(f"player {position}: the name is blank.", field="players")
+            raise GameError(
+                gettext_noop("player {position}: the name is blank."),
+                field="players",
+                position=position,
+            )
         if len(name) > MAX_NAME_LENGTH:
             raise GameError(
-                f"player {position}: a name has at most {MAX_NAME_LENGTH} characters.",
+                gettext_noop("player {position}: a name has at most {most} characters."),
                 field="players",
+                position=position,
+                most=MAX_NAME_LENGTH,
             )
         if any(unicodedata.category(char).startswith("C") for char in name):
             raise GameError(
-                f"player {position}: the name has an invisible control character.",
+                gettext_noop("player {position}: the name has an invisible control character."),
                 field="players",
+                position=position,
             )
         key = name.casefold()
         if key in seen:
             raise GameError(
-                f"player {position}: {name!r} is the same name as {seen[key]!r}.",
+                gettext_noop("player {position}: '{name}' is the same name as '{other}'."),
                 field="players",
+                position=position,
+                name=name,
+                other=seen[key],
             )
         seen[key] = name
         names.append(name)
@@ -154,16 +187,26 @@ def check_players(raw: Sequence[object]) -> tuple[str, ...]:
 def exact(value: object, *, halves: bool, what: str, **where: object) -> Fraction:
     """A JSON or Python number as exact points: whole, or a half where the variant has halves."""
     if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
-        raise GameError(f"{what} must be a number.", **where)
+        raise GameError(gettext_noop("{what} must be a number."), what=Term(what), **where)
     if isinstance(value, float) and not math.isfinite(value):
-        raise GameError(f"{what} must be a finite number.", **where)
+        raise GameError(gettext_noop("{what} must be a finite number."), what=Term(what), **where)
     number = Fraction(value)
     if number.denominator == 1:
         return number
     if not halves:
-        raise GameError(f"{what} is {float(number):g}: half points exist only in Tamoul.", **where)
+        raise GameError(
+            gettext_noop("{what} is {value}: half points exist only in Tamoul."),
+            what=Term(what),
+            value=number,
+            **where,
+        )
     if number.denominator != 2:
-        raise GameError(f"{what} is {float(number):g}: only whole or half points.", **where)
+        raise GameError(
+            gettext_noop("{what} is {value}: only whole or half points."),
+            what=Term(what),
+            value=f"{float(number):g}",
+            **where,
+        )
     return number
 
 
@@ -171,7 +214,10 @@ def check_settings(variant_key: str, raw: Mapping[str, object]) -> Variant:
     """The variant with its house settings, each checked."""
     if variant_key not in VARIANTS:
         raise GameError(
-            f"unknown variant {variant_key!r}; one of: {', '.join(VARIANTS)}.", field="variant"
+            gettext_noop("unknown variant '{key}'; one of: {keys}."),
+            field="variant",
+            key=variant_key,
+            keys=", ".join(VARIANTS),
         )
     variant = VARIANTS[variant_key]
     settings: dict[str, object] = {}
@@ -180,7 +226,11 @@ def check_settings(variant_key: str, raw: Mapping[str, object]) -> Variant:
         if name not in variant.defaults:
             taken = ", ".join(variant.defaults)
             raise GameError(
-                f"{variant_key} takes no setting {name!r} (it takes: {taken}).", **where
+                gettext_noop("{key} takes no setting '{name}' (it takes: {taken})."),
+                key=variant_key,
+                name=name,
+                taken=taken,
+                **where,
             )
         if name == "rounds":
             if value is not None and (
@@ -188,17 +238,23 @@ def check_settings(variant_key: str, raw: Mapping[str, object]) -> Variant:
                 or not isinstance(value, int)
                 or not 1 <= value <= MAX_ROUNDS
             ):
-                raise GameError(f"rounds must be a whole number from 1 to {MAX_ROUNDS}.", **where)
+                raise GameError(
+                    gettext_noop("rounds must be a whole number from 1 to {most}."),
+                    most=MAX_ROUNDS,
+                    **where,
+                )
         elif name == "decks":
             if isinstance(value, bool) or value not in (1, 2):
-                raise GameError("decks must be 1 or 2.", **where)
+                raise GameError(gettext_noop("decks must be 1 or 2."), **where)
         elif name == "half_game":
             if not isinstance(value, bool):
-                raise GameError("half_game must be true or false.", **where)
+                raise GameError(gettext_noop("half_game must be true or false."), **where)
         elif name in ("call_threshold", "joker_value"):
             value = exact(value, halves=variant.half_points, what=name, **where)
             if abs(value) > 100:
-                raise GameError(f"{name} must be between -100 and 100.", **where)
+                raise GameError(
+                    gettext_noop("{name} must be between -100 and 100."), name=name, **where
+                )
         settings[name] = value
     return variant(**settings)
 
@@ -212,26 +268,43 @@ def hand_total(variant: Variant, hand: Hand, *, round: int, player: str) -> Frac
     if isinstance(hand, tuple):
         for card in hand:
             if not variant.in_deck(card):
-                raise GameError(f"there is no {card} in the {variant.name} deck.", **where)
+                raise GameError(
+                    gettext_noop("there is no {card} in the {variant} deck."),
+                    card=Term(str(card)),
+                    variant=Term(variant.name),
+                    **where,
+                )
         return sum((variant.value(card) for card in hand), ZERO)
-    total = exact(hand, halves=variant.half_points, what="the hand total", **where)
+    total = exact(hand, halves=variant.half_points, what=gettext_noop("the hand total"), **where)
     lowest, highest = variant.lowest_possible_hand, variant.highest_possible_hand
     if total < lowest:
         if lowest == 0:
             raise GameError(
-                f"a hand total of {format_points(total)} is impossible: "
-                f"no card is worth less than 0 in {variant.name}.",
+                gettext_noop(
+                    "a hand total of {total} is impossible: "
+                    "no card is worth less than 0 in {variant}."
+                ),
+                total=total,
+                variant=Term(variant.name),
                 **where,
             )
         raise GameError(
-            f"a hand total of {format_points(total)} is impossible: "
-            f"the lowest possible in {variant.name} is {format_points(lowest)}.",
+            gettext_noop(
+                "a hand total of {total} is impossible: "
+                "the lowest possible in {variant} is {lowest}."
+            ),
+            total=total,
+            variant=Term(variant.name),
+            lowest=lowest,
             **where,
         )
     if total > highest:
         raise GameError(
-            f"a hand total of {format_points(total)} is impossible: "
-            f"all the cards together make {format_points(highest)}.",
+            gettext_noop(
+                "a hand total of {total} is impossible: all the cards together make {highest}."
+            ),
+            total=total,
+            highest=highest,
             **where,
         )
     return total
@@ -250,10 +323,25 @@ def check_cards_once(variant: Variant, entry: Round, *, round: int) -> None:
         allowed = variant.decks * (variant.values.jokers if card.is_joker else 1)
         if len(places) > allowed:
             who = ", ".join(sorted(set(places), key=places.index)) or "?"
-            decks = "one deck" if variant.decks == 1 else f"{variant.decks} decks"
-            what = f"{len(places)} jokers" if card.is_joker else f"the {card} {len(places)} times"
+            if card.is_joker:
+                message = gettext_noop(
+                    "{count} jokers in one round ({who}), "
+                    "but there are only {allowed} with {decks}."
+                )
+            else:
+                message = gettext_noop(
+                    "the {card} {count} times in one round ({who}), but there are only "
+                    "{allowed} with {decks}."
+                )
             raise GameError(
-                f"{what} in one round ({who}), but there are only {allowed} with {decks}.",
+                message,
+                card=Term(str(card)),
+                count=len(places),
+                who=who,
+                allowed=allowed,
+                decks=Term(
+                    gettext_noop("one deck") if variant.decks == 1 else gettext_noop("two decks")
+                ),
                 round=round,
                 player=places[-1] or None,
                 field="hands",
@@ -261,10 +349,10 @@ def check_cards_once(variant: Variant, entry: Round, *, round: int) -> None:
 
 
 ROLES = {
-    "caller": "caller",
-    "counter_caller": "counter-caller",
-    "emptied": "player who emptied their hand",
-    "penalties": "player given penalty points",
+    "caller": gettext_noop("caller"),
+    "counter_caller": gettext_noop("counter-caller"),
+    "emptied": gettext_noop("player who emptied their hand"),
+    "penalties": gettext_noop("player given penalty points"),
 }
 
 
@@ -276,11 +364,20 @@ def check_player(
         return
     if name not in everyone:
         raise GameError(
-            f"the {ROLES[role]} {name!r} is not a player of this game.", round=round, field=role
+            gettext_noop("the {role} '{name}' is not a player of this game."),
+            role=Term(ROLES[role]),
+            name=name,
+            round=round,
+            field=role,
         )
     if name not in in_round:
         raise GameError(
-            f"the {ROLES[role]} {name} is out of the game.", round=round, player=name, field=role
+            gettext_noop("the {role} {name} is out of the game."),
+            role=Term(ROLES[role]),
+            name=name,
+            round=round,
+            player=name,
+            field=role,
         )
 
 
@@ -296,17 +393,29 @@ def score_round(
     where = {"round": number}
     for player in entry.hands:
         if player not in everyone:
-            raise GameError(f"{player!r} is not a player of this game.", field="hands", **where)
+            raise GameError(
+                gettext_noop("'{name}' is not a player of this game."),
+                name=player,
+                field="hands",
+                **where,
+            )
         if player not in in_game:
             raise GameError(
-                f"{player} is out of the game and has no hand.",
+                gettext_noop("{name} is out of the game and has no hand."),
+                name=player,
                 player=player,
                 field="hands",
                 **where,
             )
     for player in in_game:
         if player not in entry.hands:
-            raise GameError(f"no hand for {player}.", player=player, field="hands", **where)
+            raise GameError(
+                gettext_noop("no hand for {name}."),
+                name=player,
+                player=player,
+                field="hands",
+                **where,
+            )
     order = tuple(in_game)
 
     totals = {p: hand_total(variant, entry.hands[p], round=number, player=p) for p in order}
@@ -316,19 +425,22 @@ def score_round(
     if entry.counter_caller is not None:
         if not variant.counter_call:
             raise GameError(
-                f"there is no counter-call in {variant.name}.", field="counter_caller", **where
+                gettext_noop("there is no counter-call in {variant}."),
+                variant=Term(variant.name),
+                field="counter_caller",
+                **where,
             )
         check_player(entry.counter_caller, order, everyone, round=number, role="counter_caller")
         if entry.caller is None:
             raise GameError(
-                "a counter-call needs a caller.",
+                gettext_noop("a counter-call needs a caller."),
                 player=entry.counter_caller,
                 field="counter_caller",
                 **where,
             )
         if entry.counter_caller == entry.caller:
             raise GameError(
-                "the caller cannot counter their own call.",
+                gettext_noop("the caller cannot counter their own call."),
                 player=entry.caller,
                 field="counter_caller",
                 **where,
@@ -338,23 +450,27 @@ def score_round(
         check_player(player, order, everyone, round=number, role="emptied")
         if totals[player] != 0 or (isinstance(entry.hands[player], tuple) and entry.hands[player]):
             raise GameError(
-                "got rid of all cards, so the hand must be empty (or 0).",
+                gettext_noop("got rid of all cards, so the hand must be empty (or 0)."),
                 player=player,
                 field="emptied",
                 **where,
             )
     if len(set(entry.emptied)) != len(entry.emptied):
-        raise GameError("a player is listed twice as emptied.", field="emptied", **where)
+        raise GameError(
+            gettext_noop("a player is listed twice as emptied."), field="emptied", **where
+        )
 
     penalties = []
     for penalty in entry.penalties:
         at = {**where, "player": penalty.player, "field": "penalties"}
         check_player(penalty.player, order, everyone, round=number, role="penalties")
-        points = exact(penalty.points, halves=variant.half_points, what="penalty points", **at)
+        points = exact(
+            penalty.points, halves=variant.half_points, what=gettext_noop("penalty points"), **at
+        )
         if points == 0:
-            raise GameError("penalty points cannot be 0.", **at)
+            raise GameError(gettext_noop("penalty points cannot be 0."), **at)
         if abs(points) > MAX_PENALTY:
-            raise GameError(f"penalty points go up to {MAX_PENALTY}.", **at)
+            raise GameError(gettext_noop("penalty points go up to {most}."), most=MAX_PENALTY, **at)
         penalties.append(replace(penalty, points=points))
 
     play = Play(
@@ -367,12 +483,19 @@ def score_round(
     due = variant.penalty_cards_due(play)
     if entry.penalty_cards and not variant.penalty_cards:
         raise GameError(
-            f"there are no penalty cards in {variant.name}.", field="penalty_cards", **where
+            gettext_noop("there are no penalty cards in {variant}."),
+            variant=Term(variant.name),
+            field="penalty_cards",
+            **where,
         )
     if len(entry.penalty_cards) != due:
         raise GameError(
-            f"{due} player(s) had fewer points than the dutcher, who draws {due} "
-            f"penalty card(s), not {len(entry.penalty_cards)}.",
+            gettext_noop(
+                "{due} player(s) had fewer points than the dutcher, who draws {due} "
+                "penalty card(s), not {given}."
+            ),
+            due=due,
+            given=len(entry.penalty_cards),
             player=entry.caller,
             field="penalty_cards",
             **where,
@@ -380,7 +503,9 @@ def score_round(
     for card in entry.penalty_cards:
         if not variant.in_deck(card):
             raise GameError(
-                f"there is no {card} in the {variant.name} deck.",
+                gettext_noop("there is no {card} in the {variant} deck."),
+                card=Term(str(card)),
+                variant=Term(variant.name),
                 player=entry.caller,
                 field="penalty_cards",
                 **where,
@@ -433,7 +558,9 @@ def score_game(game: Game) -> ScoreSheet:
     variant = check_settings(game.variant, game.settings)
     players = check_players(game.players)
     if len(game.rounds) > MAX_ROUNDS:
-        raise GameError(f"a game has at most {MAX_ROUNDS} rounds.", field="rounds")
+        raise GameError(
+            gettext_noop("a game has at most {most} rounds."), most=MAX_ROUNDS, field="rounds"
+        )
 
     totals = {p: ZERO for p in players}
     in_game = list(players)
@@ -445,7 +572,8 @@ def score_game(game: Game) -> ScoreSheet:
     for number, entry in enumerate(game.rounds, 1):
         if finished:
             raise GameError(
-                f"the game ended after round {number - 1}; no more rounds can be added.",
+                gettext_noop("the game ended after round {last}; no more rounds can be added."),
+                last=number - 1,
                 round=number,
                 field="rounds",
             )

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy
 from scoring import engine
 from scoring.cards import Card, UnknownCard, parse_card
 from scoring.engine import GameError, Penalty
+from scoring.notes import gettext_noop
 from scoring.variants import VARIANTS, Variant
 from scoring.variants.base import Play
 
@@ -40,7 +41,8 @@ def parse_hand(text: str) -> tuple[Card, ...] | Fraction:
             cards.append(parse_card(code))
         except UnknownCard:
             raise GameError(
-                _("unknown card %(code)s (codes look like 10H, KS, AD or JOKER).") % {"code": code}
+                gettext_noop("unknown card {code} (codes look like 10H, KS, AD or JOKER)."),
+                code=code,
             ) from None
     return tuple(cards)
 

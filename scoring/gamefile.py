@@ -13,6 +13,7 @@ from typing import Any
 
 from scoring.cards import UnknownCard, json_number, parse_card
 from scoring.engine import Game, GameError, Penalty, Round, ScoreSheet, clean_name
+from scoring.notes import Term, gettext_noop
 
 GAME_FORMAT = "tamalou-ref.game/1"
 SHEET_FORMAT = "tamalou-ref.scoresheet/1"
@@ -27,25 +28,29 @@ PENALTY_KEYS = {"player", "points", "reason"}
 
 
 def _refuse_constant(name: str) -> None:
-    raise GameError(f"the file is not valid JSON: {name} is not a number JSON allows.")
+    raise GameError(
+        gettext_noop("the file is not valid JSON: {name} is not a number JSON allows."), name=name
+    )
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     keys = [key for key, _ in pairs]
     for key in keys:
         if keys.count(key) > 1:
-            raise GameError(f"the key {key!r} is given twice in one object.")
+            raise GameError(gettext_noop("the key '{key}' is given twice in one object."), key=key)
     return dict(pairs)
 
 
 def parse_json(data: bytes | str) -> object:
     if len(data) > MAX_FILE_BYTES:
-        raise GameError(f"the file is larger than {MAX_FILE_BYTES // 1_000_000} MB.")
+        raise GameError(
+            gettext_noop("the file is larger than {size} MB."), size=MAX_FILE_BYTES // 1_000_000
+        )
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise GameError("the file is not UTF-8 text.") from None
+            raise GameError(gettext_noop("the file is not UTF-8 text.")) from None
     try:
         return json.loads(
             data, parse_constant=_refuse_constant, object_pairs_hook=_no_duplicate_keys
@@ -53,10 +58,14 @@ def parse_json(data: bytes | str) -> object:
     except GameError:
         raise
     except RecursionError:
-        raise GameError("the file is not valid JSON: it is nested too deeply.") from None
+        raise GameError(
+            gettext_noop("the file is not valid JSON: it is nested too deeply.")
+        ) from None
     except ValueError as error:
         first_line = str(error).splitlines()[0]
-        raise GameError(f"the file is not valid JSON: {first_line}.") from None
+        raise GameError(
+            gettext_noop("the file is not valid JSON: {problem}."), problem=first_line
+        ) from None
 
 
 def read_game(data: bytes | str) -> Game:
@@ -64,12 +73,16 @@ def read_game(data: bytes | str) -> Game:
     return game_from_json(parse_json(data))
 
 
-KIND_NAMES = {dict: "an object", list: "a list", str: "text"}
+KIND_NAMES = {
+    dict: gettext_noop("{what} must be an object."),
+    list: gettext_noop("{what} must be a list."),
+    str: gettext_noop("{what} must be text."),
+}
 
 
 def _expect(value: object, kind: type, what: str, **where: object) -> Any:
     if not isinstance(value, kind):
-        raise GameError(f"{what} must be {KIND_NAMES[kind]}.", **where)
+        raise GameError(KIND_NAMES[kind], what=Term(what), **where)
     return value
 
 
@@ -77,22 +90,31 @@ def _check_keys(data: Mapping, allowed: set[str], required: set[str], what: str,
     for key in data:
         if key not in allowed:
             raise GameError(
-                f"{what} has an unknown key {key!r} (allowed: {', '.join(sorted(allowed))}).",
+                gettext_noop("{what} has an unknown key '{key}' (allowed: {allowed})."),
+                what=Term(what),
+                key=key,
+                allowed=", ".join(sorted(allowed)),
                 **where,
             )
     for key in sorted(required - set(data)):
-        raise GameError(f"{what} has no {key!r}.", **where)
+        raise GameError(gettext_noop("{what} has no '{key}'."), what=Term(what), key=key, **where)
 
 
 def game_from_json(data: object) -> Game:
-    _expect(data, dict, "a game file")
-    _check_keys(data, GAME_KEYS, GAME_KEYS - {"settings"}, "the game file")
+    _expect(data, dict, gettext_noop("a game file"))
+    _check_keys(data, GAME_KEYS, GAME_KEYS - {"settings"}, gettext_noop("the game file"))
     if data["format"] != GAME_FORMAT:
-        raise GameError(f"the format must be {GAME_FORMAT!r}, not {data['format']!r}.")
-    variant = _expect(data["variant"], str, "the variant", field="variant")
-    settings = _expect(data.get("settings", {}), dict, "the settings", field="settings")
-    players = _expect(data["players"], list, "the players", field="players")
-    rounds = _expect(data["rounds"], list, "the rounds", field="rounds")
+        raise GameError(
+            gettext_noop("the format must be '{wanted}', not '{given}'."),
+            wanted=GAME_FORMAT,
+            given=data["format"],
+        )
+    variant = _expect(data["variant"], str, gettext_noop("the variant"), field="variant")
+    settings = _expect(
+        data.get("settings", {}), dict, gettext_noop("the settings"), field="settings"
+    )
+    players = _expect(data["players"], list, gettext_noop("the players"), field="players")
+    rounds = _expect(data["rounds"], list, gettext_noop("the rounds"), field="rounds")
     return Game(
         variant=variant,
         players=tuple(players),
@@ -107,32 +129,36 @@ def _name(value: object, what: str, **where: object) -> str:
 
 def _card(code: object, **where: object):
     if not isinstance(code, str):
-        raise GameError("a card must be a card code such as 10H, KS, AD or JOKER.", **where)
+        raise GameError(
+            gettext_noop("a card must be a card code such as 10H, KS, AD or JOKER."), **where
+        )
     try:
         return parse_card(code)
     except UnknownCard:
         raise GameError(
-            f"unknown card {code!r} (card codes look like 10H, KS, AD or JOKER).", **where
+            gettext_noop("unknown card '{code}' (card codes look like 10H, KS, AD or JOKER)."),
+            code=code,
+            **where,
         ) from None
 
 
 def round_from_json(data: object, number: int) -> Round:
     where = {"round": number}
-    _expect(data, dict, "a round", **where)
-    _check_keys(data, ROUND_KEYS, {"hands"}, "the round", **where)
+    _expect(data, dict, gettext_noop("a round"), **where)
+    _check_keys(data, ROUND_KEYS, {"hands"}, gettext_noop("the round"), **where)
 
     hands: dict[str, object] = {}
     for raw_name, hand in _expect(data["hands"], dict, "hands", field="hands", **where).items():
         player = clean_name(raw_name)
         at = {**where, "player": player, "field": "hands"}
         if player in hands:
-            raise GameError("this player has two hands.", **at)
+            raise GameError(gettext_noop("this player has two hands."), **at)
         if isinstance(hand, list):
             hands[player] = tuple(_card(code, **at) for code in hand)
         elif isinstance(hand, int | float) and not isinstance(hand, bool):
             hands[player] = hand
         else:
-            raise GameError("a hand must be a list of card codes or a number.", **at)
+            raise GameError(gettext_noop("a hand must be a list of card codes or a number."), **at)
 
     def optional_name(key: str) -> str | None:
         value = data.get(key)
@@ -149,7 +175,7 @@ def round_from_json(data: object, number: int) -> Round:
         _check_keys(item, PENALTY_KEYS, {"player", "points"}, "a penalty", **at)
         reason = _expect(item.get("reason", ""), str, "a penalty's reason", **at).strip()
         if len(reason) > 200:
-            raise GameError("a penalty's reason has at most 200 characters.", **at)
+            raise GameError(gettext_noop("a penalty's reason has at most 200 characters."), **at)
         player = _name(item["player"], "a penalty's player", **at)
         penalties.append(Penalty(player=player, points=item["points"], reason=reason))
 

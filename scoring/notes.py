@@ -20,6 +20,10 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+class Term(str):
+    """A value inside a note that is itself a translatable word (a variant's name, a role)."""
+
+
 @dataclass(frozen=True)
 class Note:
     template: str
@@ -30,14 +34,19 @@ class Note:
         translate: Callable[[str], str] = str,
         number: Callable[[Fraction], str] = format_points,
     ) -> str:
-        values = {
-            key: number(value) if isinstance(value, Fraction) else value
-            for key, value in self.params
-        }
+        values = {key: _shown(value, translate, number) for key, value in self.params}
         return translate(self.template).format(**values)
 
     def __str__(self) -> str:
         return self.render()
+
+
+def _shown(value: object, translate: Callable[[str], str], number) -> object:
+    if isinstance(value, Fraction):
+        return number(value)
+    if isinstance(value, Term):
+        return translate(value)
+    return value
 
 
 def note(template: str, **params: object) -> Note:

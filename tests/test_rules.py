@@ -113,7 +113,7 @@ def test_same_card_in_a_hand_and_the_penalty_cards_is_refused():
 def test_two_decks_allow_a_card_twice_but_not_three_times():
     sheet = play("tamalou", "Léa Marc", rnd({"Léa": "5H", "Marc": "5H"}), decks=2)
     assert last(sheet).hand_totals == {"Léa": 5, "Marc": 5}
-    with pytest.raises(GameError, match="only 2 with 2 decks"):
+    with pytest.raises(GameError, match="only 2 with two decks"):
         play("tamalou", "Léa Marc Nina", rnd({"Léa": "5H", "Marc": "5H", "Nina": "5H"}), decks=2)
 
 

@@ -4,11 +4,27 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: install run test lint format bench browsers
+MO := locale/fr/LC_MESSAGES/django.mo
 
-# A virtualenv with the locked dependencies (reinstalled when the lock changes), then migrations.
-install: $(VENV)/.installed
+.PHONY: install run test lint format bench browsers messages gettext
+
+# A virtualenv with the locked dependencies (reinstalled when the lock changes), the compiled
+# French catalogue, then migrations.
+install: $(VENV)/.installed $(MO)
 	$(BIN)/python manage.py migrate --noinput
+
+$(MO): locale/fr/LC_MESSAGES/django.po | gettext $(VENV)/.installed
+	$(BIN)/python manage.py compilemessages -l fr --ignore=.venv
+
+# GNU gettext (msgfmt, xgettext) for the catalogues, installed when it is missing.
+gettext:
+	@command -v msgfmt >/dev/null 2>&1 || { \
+		echo "Installing Debian's gettext for the translations"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; }
+
+# Collect new strings into the French catalogue after changing texts (then translate them).
+messages: gettext $(VENV)/.installed
+	$(BIN)/python manage.py makemessages -l fr --no-location --ignore=.venv --ignore=screenshots
 
 $(VENV)/.installed: requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

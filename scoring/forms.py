@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring import engine
 from scoring.cards import Card, UnknownCard, parse_card
+from scoring.display import say, say_detail
 from scoring.engine import GameError, Penalty
 from scoring.notes import gettext_noop
 from scoring.variants import VARIANTS, Variant
@@ -233,7 +234,7 @@ class RoundForm(forms.Form):
             try:
                 hands[name] = parse_hand(text)
             except GameError as error:
-                self.add_error(f"hand_{seat}", error.detail)
+                self.add_error(f"hand_{seat}", say_detail(error))
         penalties = []
         for row in range(self.penalty_rows):
             player = data.get(f"penalty_player_{row}") or ""
@@ -253,7 +254,7 @@ class RoundForm(forms.Form):
             try:
                 parsed = parse_hand(data.get("penalty_cards", "") or "")
             except GameError as error:
-                self.add_error("penalty_cards", error.detail)
+                self.add_error("penalty_cards", say_detail(error))
                 parsed = ()
             if not isinstance(parsed, tuple):
                 self.add_error("penalty_cards", _("Enter the cards drawn, not a total."))
@@ -289,9 +290,9 @@ class RoundForm(forms.Form):
             self.add_error(
                 None,
                 _("This would make round %(round)s invalid: %(error)s")
-                % {"round": error.round, "error": error.detail}
+                % {"round": error.round, "error": say_detail(error)}
                 if error.round
-                else str(error),
+                else say(error),
             )
             return
         field = None
@@ -304,10 +305,7 @@ class RoundForm(forms.Form):
                 if self.cleaned_data.get(f"penalty_player_{row}") == error.player:
                     field = f"penalty_points_{row}"
                     break
-        message = error.detail
-        if field is None and error.player:
-            message = f"{error.player}: {message}"
-        self.add_error(field, message)
+        self.add_error(field, say_detail(error) if field else say(error))
 
 
 def engine_settings(game) -> dict:
@@ -390,7 +388,8 @@ class NewGameForm(forms.Form):
         try:
             self.players = engine.check_players([name for _, name in kept])
         except GameError as error:
-            self.add_error(None, error.detail[0].upper() + error.detail[1:])
+            detail = say_detail(error)
+            self.add_error(None, detail[0].upper() + detail[1:])
             return data
         settings = {}
         for name, default in self.variant.defaults.items():
@@ -407,7 +406,7 @@ class NewGameForm(forms.Form):
             engine.check_settings(self.variant.key, settings)
         except GameError as error:
             field = (error.field or "").removeprefix("settings.")
-            self.add_error(field if field in self.fields else None, error.detail)
+            self.add_error(field if field in self.fields else None, say_detail(error))
         self.settings = settings
         dealer_row = data.get("dealer") or 0
         rows_kept = [row for row, _ in kept]

@@ -2,13 +2,16 @@ from __future__ import annotations
 
 from django.urls import path
 
-from scoring import views
+from scoring import rules_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("new/", views.new_game, name="new_game"),
     path("new/<str:variant>/", views.new_game_variant, name="new_game_variant"),
     path("import/", views.import_game, name="import_game"),
+    path("rules/", rules_views.rules_index, name="rules"),
+    path("rules/tambouille/", rules_views.rules_tambouille, name="rules_tambouille"),
+    path("rules/<str:variant>/", rules_views.rules_variant, name="rules_variant"),
     path("g/<str:key>/", views.game_sheet, name="game"),
     path("g/<str:key>/export/", views.game_export, name="game_export"),
     path("g/<str:key>/rematch/", views.game_rematch, name="game_rematch"),

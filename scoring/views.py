@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, retarget
 
 from scoring import engine, gamefile
+from scoring.display import say
 from scoring.forms import PICKER_TARGET_PENALTY, NewGameForm, RoundForm, cards_of
 from scoring.models import Game, Round
 from scoring.variants import VARIANTS
@@ -132,7 +133,7 @@ def import_game(request: HttpRequest) -> HttpResponse:
             try:
                 game = store_game_file(upload.read(gamefile.MAX_FILE_BYTES + 1))
             except engine.GameError as problem:
-                error = str(problem)
+                error = say(problem)
             else:
                 remember(request, game)
                 return redirect("game", key=game.edit_key)
@@ -428,7 +429,7 @@ def round_delete(request: HttpRequest, key: str, round_id: int) -> HttpResponse:
         except engine.GameError as problem:
             error = _("Round %(number)s cannot be deleted: %(error)s") % {
                 "number": number,
-                "error": problem,
+                "error": say(problem),
             }
         else:
             Round.objects.filter(pk=entry.pk).update(deleted_at=timezone.now())
@@ -453,7 +454,9 @@ def round_restore(request: HttpRequest, key: str, round_id: int) -> HttpResponse
             game.as_engine_game([r.as_engine_round(n) for n, r in enumerate(rounds, 1)])
         )
     except engine.GameError as problem:
-        messages.error(request, _("The round cannot be put back: %(error)s") % {"error": problem})
+        messages.error(
+            request, _("The round cannot be put back: %(error)s") % {"error": say(problem)}
+        )
     else:
         Round.objects.filter(pk=entry.pk).update(deleted_at=None)
         game.touch()

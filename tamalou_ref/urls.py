@@ -3,5 +3,6 @@ from __future__ import annotations
 from django.urls import include, path
 
 urlpatterns = [
+    path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scoring.urls")),
 ]

@@ -13,6 +13,13 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
 
 
+@pytest.fixture
+def client(client):
+    """Most page tests read English; French (the default) has tests of its own."""
+    client.cookies["django_language"] = "en"
+    return client
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """Debian's Chromium, headless, without the background traffic a closed network refuses."""
@@ -33,3 +40,13 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": PHONE, "locale": "en-GB"}
+
+
+@pytest.fixture
+def page(page, live_server):
+    """A phone that chose English with the language switch (French is the default)."""
+    host = live_server.url.split("//", 1)[1].split(":")[0]
+    page.context.add_cookies(
+        [{"name": "django_language", "value": "en", "domain": host, "path": "/"}]
+    )
+    return page

@@ -151,19 +151,20 @@ def test_dutch_toulousain_penalty_cards_with_the_picker(page: Page, live_server)
     expect(page.locator(".deal")).to_have_text("Léa deals, Nina plays first.")
 
 
-def test_the_sheet_works_without_javascript(browser, live_server):
+def test_the_sheet_works_without_javascript_in_french(browser, live_server):
+    """No JavaScript, a 360 px phone, and the default language: French."""
     context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 740})
     page = context.new_page()
     page.goto(f"{live_server.url}/new/koubo/")
     page.fill("#id_name_0", "Léa")
     page.fill("#id_name_1", "Marc")
-    page.get_by_role("button", name="Remove player 4").click()  # a full page round trip
-    page.get_by_role("button", name="Remove player 3").click()
-    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("button", name="Retirer le joueur 4").click()  # a full page round trip
+    page.get_by_role("button", name="Retirer le joueur 3").click()
+    page.get_by_role("button", name="Commencer la partie").click()
     pick(page, "Léa", "7S")
     pick(page, "Marc", "QD")
-    page.get_by_role("button", name="Save round 1").click()
-    expect(page.locator(".round-form h2")).to_have_text("Round 2")
+    page.get_by_role("button", name="Enregistrer la manche 1").click()
+    expect(page.locator(".round-form h2")).to_have_text("Manche 2")
     assert Game.objects.get().score().totals == {"Léa": 7, "Marc": 3}
     assert_fits_the_phone(page)
     context.close()

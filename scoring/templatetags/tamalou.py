@@ -5,9 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from django import template
-from django.utils import formats
-from django.utils.translation import gettext
 
+from scoring import display
 from scoring.cards import Card
 from scoring.notes import Note
 
@@ -16,25 +15,20 @@ register = template.Library()
 
 @register.filter
 def points(value: Fraction | int | None) -> str:
-    if value is None:
-        return "–"
-    value = Fraction(value)
-    if value.denominator == 1:
-        return str(int(value)).replace("-", "−")
-    return formats.number_format(float(value), decimal_pos=1, use_l10n=True).replace("-", "−")
+    return display.points(value)
 
 
 @register.filter
 def signed(value: Fraction | int) -> str:
-    text = points(value)
+    text = display.points(value)
     return text if text.startswith("−") or value == 0 else f"+{text}"
 
 
 @register.filter
 def explain(note: Note) -> str:
-    return note.render(translate=gettext, number=points)
+    return display.say(note)
 
 
 @register.inclusion_tag("_card.html")
-def card(card: Card, value=None):
-    return {"card": card, "value": value}
+def card(card: Card):
+    return {"card": card}

@@ -81,6 +81,68 @@ class CardValues:
 
 
 @dataclass(frozen=True)
+class Power:
+    """What a card does when drawn and discarded, for the ranks (and colour) it names."""
+
+    ranks: tuple[str, ...]
+    text: str
+    colour: str | None = None  # "red" or "black"; None for both
+
+    def applies_to(self, card: Card) -> bool:
+        if card.rank not in self.ranks:
+            return False
+        return self.colour is None or (self.colour == "red") == card.is_red
+
+
+# The sections of a rules page, in order, with their titles.
+SECTIONS = (
+    ("setup", gettext_noop("Set-up")),
+    ("turn", gettext_noop("A turn")),
+    ("quick_discard", gettext_noop("Quick discard")),
+    ("call", gettext_noop("Calling the end")),
+    ("scoring", gettext_noop("Scoring a round")),
+    ("end", gettext_noop("End of the game")),
+)
+
+# Texts that several variants share. Placeholders are filled from the variant:
+# {call} its call word, {threshold} its call threshold.
+SETUP_52 = gettext_noop(
+    "52 cards, no joker. The dealer gives each player 4 cards face down, laid out in a "
+    "square that never changes. Each player looks once at the two cards nearest to them, "
+    "then puts them back face down. The rest is the draw pile; its top card, turned over, "
+    "starts the discard pile. The player after the dealer starts."
+)
+TURN = gettext_noop(
+    "On your turn, either take the top card of the discard pile and swap it with one of "
+    "your cards, or draw from the pile: swap that card with one of yours, or discard it at "
+    "once and use its power if it has one. A card you replace goes face up on the discard."
+)
+QUICK_DISCARD = gettext_noop(
+    "Whenever a card is discarded, any player may throw a card of the same rank from their "
+    "own square on top of it; the fastest wins and the slower one takes their card back. "
+    "Throwing a wrong card: take it back and draw a penalty card from the pile, face down, "
+    "without looking."
+)
+MISUSED_POWER = gettext_noop(
+    "A power used wrongly (looking at a card that must be swapped blind…): the turn is "
+    "cancelled and the player draws a penalty card, face down."
+)
+TAMALOU_POWERS = (
+    Power(("7", "8"), gettext_noop("Look at one of your own cards.")),
+    Power(("9", "10"), gettext_noop("Look at one card of an opponent.")),
+    Power(
+        ("J", "Q"),
+        gettext_noop("Swap one of your cards with an opponent's, blind: nobody looks."),
+    ),
+    Power(
+        ("K",),
+        gettext_noop("Look at an opponent's card, then swap it with one of yours if you like."),
+        colour="black",
+    ),
+)
+
+
+@dataclass(frozen=True)
 class Play:
     """One round as the variant sees it: who played, their hand totals, the calls."""
 
@@ -154,6 +216,12 @@ class Variant:
     penalty_cards: ClassVar[bool] = False  # Dutch toulousain's capoté cards
     # What this app decided where RULES.md and the seeds are silent (shown on the rules page).
     decisions: ClassVar[tuple[str, ...]] = ()
+    # How the game is played, section by section (keys of SECTIONS), for the rules page.
+    rules: ClassVar[Mapping[str, str]] = {}
+    powers: ClassVar[tuple[Power, ...]] = ()
+    # A round the rules page scores with the engine: players in turn order and the round
+    # as the game file writes it.
+    example: ClassVar[Mapping[str, object]] = {}
 
     def __init__(self, **settings: object) -> None:
         unknown = set(settings) - set(self.defaults)
@@ -212,6 +280,16 @@ class Variant:
     def highest_possible_hand(self) -> Fraction:
         """Every positive card in one hand: what a typed total cannot go over."""
         return self._all_cards_added(max)
+
+    def power_of(self, card: Card) -> Power | None:
+        return next((power for power in self.powers if power.applies_to(card)), None)
+
+    def rule_texts(self) -> list[tuple[str, Note]]:
+        """(title, text) of each section, the placeholders filled from this variant."""
+        params = {"call": self.call_word, "threshold": self.threshold}
+        return [
+            (title, note(self.rules[key], **params)) for key, title in SECTIONS if key in self.rules
+        ]
 
     # --- a round -----------------------------------------------------------
 

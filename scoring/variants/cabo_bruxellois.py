@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from scoring.notes import Note, gettext_noop, note
 from scoring.variants.base import (
+    TAMALOU_POWERS,
     ZERO,
     CardValues,
     Outcome,
@@ -33,8 +34,49 @@ class CaboBruxellois(Variant):
             "A caller tied with another player pays no difference but the Cabo is not a success."
         ),
         gettext_noop("The caller's round score never goes under 0."),
+        gettext_noop(
+            "The seeds give Cabo bruxellois no card powers of its own: this app shows Tamalou's."
+        ),
         gettext_noop("Without a caller, everyone scores their hand total, a negative one as 0."),
     )
+    rules = {
+        "setup": gettext_noop(
+            "52 cards, no joker; 4 cards face down for each player. At the start the players "
+            "may look at their first two cards until they first draw."
+        ),
+        "turn": gettext_noop(
+            "Draw from the pile, or take the discard, but only if nobody made a quick discard "
+            "on it. Using a card's power is never compulsory."
+        ),
+        "quick_discard": gettext_noop(
+            "A quick discard can only be a pair (the same rank); the fastest lays it. A player "
+            "who throws a wrong card gets 2 penalty points but draws no card, and may not try "
+            "another card."
+        ),
+        "call": gettext_noop(
+            "To call “{call}” you do not draw: lay your cards sideways; nobody may take them. "
+            "The others play until it is your turn again. Call with {threshold} or less."
+        ),
+        "scoring": gettext_noop(
+            "Missed Cabo (caller over {threshold}): the caller scores 10, everyone else 0, and "
+            "a new round starts. Otherwise everyone scores their hand, a negative hand counting "
+            "as 0. A negative caller scores 0 and gives their points to every other player "
+            "(-4 gives +4 to each). A caller beaten by someone pays the difference: their hand "
+            "+ (their hand - the lowest hand)."
+        ),
+        "end": gettext_noop(
+            "As agreed before the game: a number of rounds, or until the table stops. The "
+            "lowest total wins."
+        ),
+    }
+    powers = TAMALOU_POWERS
+    example = {
+        "players": ["Léa", "Marc", "Nina"],
+        "round": {
+            "hands": {"Léa": ["3D", "2D"], "Marc": ["KD", "KH"], "Nina": ["8C"]},
+            "caller": "Léa",
+        },
+    }
 
     def score(self, play: Play) -> Outcome:
         caller = play.caller

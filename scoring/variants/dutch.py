@@ -6,9 +6,12 @@ from fractions import Fraction
 
 from scoring.notes import gettext_noop, note
 from scoring.variants.base import (
+    SETUP_52,
+    TURN,
     CardValues,
     Outcome,
     Play,
+    Power,
     RedBlack,
     Standing,
     Variant,
@@ -32,6 +35,33 @@ class Dutch(Variant):
         gettext_noop("Players who go out in the same round are listed in turn order."),
         gettext_noop("The call succeeds when the caller has strictly the lowest hand."),
     )
+    rules = {
+        "setup": SETUP_52,
+        "turn": TURN,
+        "quick_discard": gettext_noop(
+            "On your turn you may also lay a card from your square on the discard when it has "
+            "the same value as the visible card (a 5 on a 5)."
+        ),
+        "call": gettext_noop("Any player may say “{call}” on their turn: the round stops at once."),
+        "scoring": gettext_noop("Everyone scores their hand total, the caller included."),
+        "end": gettext_noop(
+            "A player whose total reaches 100 is out and plays no more rounds. The last player "
+            "still in wins. If the last players all reach 100 in the same round, the one "
+            "closest to 100 wins."
+        ),
+    }
+    powers = (
+        Power(("7",), gettext_noop("Swap one of your cards with another player's.")),
+        Power(("J",), gettext_noop("Look at one of your own cards.")),
+        Power(("Q",), gettext_noop("Look at one card of an opponent.")),
+    )
+    example = {
+        "players": ["Léa", "Marc", "Nina"],
+        "round": {
+            "hands": {"Léa": ["KS"], "Marc": ["QD", "JD"], "Nina": ["AH"]},
+            "caller": "Nina",
+        },
+    }
 
     def score(self, play: Play) -> Outcome:
         if play.caller is None:

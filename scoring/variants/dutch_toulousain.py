@@ -9,6 +9,7 @@ from scoring.variants.base import (
     CardValues,
     Outcome,
     Play,
+    Power,
     RedBlack,
     Standing,
     Variant,
@@ -37,6 +38,60 @@ class DutchToulousain(Variant):
             "Penalty cards are entered as cards, even when the hands are typed as totals."
         ),
     )
+    rules = {
+        "setup": gettext_noop(
+            "Usually 3 to 6 players (2 works). 52 cards, no joker. Each player gets 4 cards "
+            "face down and looks at two of them. The rest is the pile."
+        ),
+        "turn": gettext_noop(
+            "Draw a card from the pile and look at it: discard it at once or swap it with one "
+            "of your cards. A card with an effect applies it."
+        ),
+        "quick_discard": gettext_noop(
+            "At any time a player may discard one or more cards of the same value as the card "
+            "just discarded. A wrong card: take a card from the pile as a penalty. A card you "
+            "know in another player's hand may be discarded for them; you then give them one "
+            "of your cards."
+        ),
+        "call": gettext_noop(
+            "Say “{call}” at the end of your turn: your hand is frozen (no discards, no "
+            "attacks on you) and the others play one last turn."
+        ),
+        "scoring": gettext_noop(
+            "Dutch capoté: for each player with strictly fewer points than the dutcher, the "
+            "dutcher draws a penalty card, which counts in their hand. Everyone scores their "
+            "hand. The round is won by the lowest hand; a tie with the dutcher goes to the "
+            "dutcher, any other tie to the first tied player after the dutcher in turn order. "
+            "The dutcher deals the next round and the round winner plays first."
+        ),
+        "end": gettext_noop(
+            "The game ends after a round in which a total goes over 100; the lowest total wins."
+        ),
+    }
+    powers = (
+        Power(
+            ("J",),
+            gettext_noop(
+                "You must swap 2 cards: between two other players, or between you and another "
+                "player."
+            ),
+        ),
+        Power(("Q",), gettext_noop("Look at one card of any player, yourself included.")),
+        Power(
+            ("K",),
+            gettext_noop("You must give the top card of the pile to the player of your choice."),
+            colour="red",
+        ),
+        Power(("K",), gettext_noop("No effect."), colour="black"),
+    )
+    example = {
+        "players": ["Léa", "Marc", "Nina", "Omar"],
+        "round": {
+            "hands": {"Léa": ["6C"], "Marc": ["3H"], "Nina": ["KH", "2S"], "Omar": ["10S", "JS"]},
+            "caller": "Léa",
+            "penalty_cards": ["4D", "QC"],
+        },
+    }
 
     def penalty_cards_due(self, play: Play) -> int:
         """Dutch capoté: one card for each player strictly under the dutcher's hand."""

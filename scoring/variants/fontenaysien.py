@@ -5,7 +5,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 from scoring.notes import gettext_noop, names, note
-from scoring.variants.base import Outcome, Play, Standing, Variant, call_succeeds
+from scoring.variants.base import (
+    TAMALOU_POWERS,
+    Outcome,
+    Play,
+    Standing,
+    Variant,
+    call_succeeds,
+)
 from scoring.variants.tamalou import Tamalou
 
 # (highest hand total, round score), read top-down; anything higher scores 30.
@@ -47,6 +54,30 @@ class Fontenaysien(Variant):
             "lowest hand; no points depend on it."
         ),
     )
+    rules = {
+        **Tamalou.rules,
+        "call": gettext_noop(
+            "Call “{call}” with {threshold} or less; the others then play until it is the "
+            "caller's turn again."
+        ),
+        "scoring": gettext_noop(
+            "Each hand is scored on a scale: 0 scores -5, 1 to 5 scores 5, 6 to 10 scores 10, "
+            "11 to 15 scores 15, over 15 scores 30. A player who discards all their cards "
+            "scores -10 and the round ends at once. No bonus or penalty for the caller."
+        ),
+        "end": gettext_noop(
+            "The first to reach 100 (50 in a half game) loses and the game ends. A player who "
+            "reaches -50 (-25 in a half game) is the grand winner. The lowest total wins."
+        ),
+    }
+    powers = TAMALOU_POWERS
+    example = {
+        "players": ["Léa", "Marc", "Nina"],
+        "round": {
+            "hands": {"Léa": [], "Marc": ["KS", "9D"], "Nina": ["3H", "2H"]},
+            "emptied": ["Léa"],
+        },
+    }
 
     @property
     def limit(self) -> Fraction:

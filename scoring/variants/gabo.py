@@ -12,3 +12,7 @@ class Gabo(Tamalou):
     summary = gettext_noop("Tamalou's scoring, but you may call Gabo with 7 or less.")
     call_word = "Gabo"
     defaults = {**Tamalou.defaults, "call_threshold": 7}
+    example = {
+        "players": ["Léa", "Marc"],
+        "round": {"hands": {"Léa": ["6S", "AD"], "Marc": ["8C"]}, "caller": "Léa"},
+    }

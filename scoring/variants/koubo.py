@@ -5,7 +5,17 @@ from __future__ import annotations
 from fractions import Fraction
 
 from scoring.notes import gettext_noop, note
-from scoring.variants.base import CardValues, Outcome, Play, RedBlack, Variant, no_caller
+from scoring.variants.base import (
+    QUICK_DISCARD,
+    TURN,
+    CardValues,
+    Outcome,
+    Play,
+    Power,
+    RedBlack,
+    Variant,
+    no_caller,
+)
 
 RIGHT_CALL = Fraction(-3)
 WRONG_CALL = Fraction(20)
@@ -20,6 +30,43 @@ class Koubo(Variant):
     call_word = "Koubo"
     values = CardValues(numbers=range(7, 11), A=1, J=2, Q=3, K=RedBlack(red=0, black=11), JOKER=-1)
     defaults = {"rounds": 10, "decks": 1}
+    rules = {
+        "setup": gettext_noop(
+            "32 cards (ace, 7 to king) and 2 jokers. Each player gets 4 cards face down and "
+            "looks at two of them; the other two stay unknown."
+        ),
+        "turn": TURN,
+        "quick_discard": QUICK_DISCARD,
+        "call": gettext_noop(
+            "Saying “{call}” announces the last turn of the round: you think you have fewer "
+            "points than everyone else. There is no threshold."
+        ),
+        "scoring": gettext_noop(
+            "A caller with strictly fewer points than everyone else scores -3 instead of their "
+            "hand. If someone has as few or fewer, the caller scores their hand + 20. The "
+            "others score their hand."
+        ),
+        "end": gettext_noop("After 10 rounds (or the number agreed), the lowest total wins."),
+    }
+    powers = (
+        Power(("9",), gettext_noop("Look at one of your own cards.")),
+        Power(("10",), gettext_noop("Look at one card of an opponent.")),
+        Power(("J",), gettext_noop("Swap one of your cards with an opponent's, blind.")),
+        Power(
+            ("Q",),
+            gettext_noop(
+                "Look at an opponent's card and swap it with one of yours if you like, "
+                "showing them to that opponent."
+            ),
+        ),
+    )
+    example = {
+        "players": ["Léa", "Marc", "Nina"],
+        "round": {
+            "hands": {"Léa": ["JOKER", "KH", "AS"], "Marc": ["QS", "JC"], "Nina": ["7D", "8D"]},
+            "caller": "Léa",
+        },
+    }
     decisions = (
         gettext_noop("Saying Koubo announces the last turn of the round, not of the game."),
         gettext_noop("The round is won by the lowest hand, a failed caller included."),

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from scoring.notes import gettext_noop, names, note
 from scoring.variants.base import (
+    QUICK_DISCARD,
+    TAMALOU_POWERS,
+    TURN,
     CardValues,
     Outcome,
     Play,
@@ -26,6 +29,41 @@ class Tamalou(Variant):
     call_word = "Tamalou"
     values = CardValues(numbers=range(2, 11), A=1, J=10, Q=10, K=RedBlack(red=0, black=15), JOKER=0)
     defaults = {"rounds": None, "call_threshold": 5, "joker_value": 0, "decks": 1}
+    rules = {
+        "setup": gettext_noop(
+            "52 cards and 2 jokers, 2 to 8 players. The dealer gives each player 4 cards face "
+            "down, laid out in a square that never changes. Each player looks once at the two "
+            "cards nearest to them, then puts them back face down. The rest is the draw pile; "
+            "its top card, turned over, starts the discard pile. The player after the dealer "
+            "starts."
+        ),
+        "turn": TURN,
+        "quick_discard": QUICK_DISCARD,
+        "call": gettext_noop(
+            "When you think your hand is worth {threshold} or less, call “{call}” at the start "
+            "of your turn instead of playing. Every other player plays one last turn, then "
+            "everyone shows their cards. A player who got rid of all their cards must call at "
+            "their next turn."
+        ),
+        "scoring": gettext_noop(
+            "A caller with {threshold} or less and strictly fewer points than everyone else "
+            "scores 0, and the others score their hand. Otherwise the call fails: the caller "
+            "scores their hand, every player with as many points as the caller or fewer "
+            "scores 0, and the rest score their hand. A tie is never a success for the caller."
+        ),
+        "end": gettext_noop(
+            "The table agrees on a number of rounds before playing, or plays until it decides "
+            "to stop. The lowest total wins; tied players share the win."
+        ),
+    }
+    powers = TAMALOU_POWERS
+    example = {
+        "players": ["Léa", "Marc", "Nina"],
+        "round": {
+            "hands": {"Léa": ["KD", "3C"], "Marc": ["10H", "QS", "2D"], "Nina": ["4S", "AH"]},
+            "caller": "Léa",
+        },
+    }
 
     def score(self, play: Play) -> Outcome:
         if play.caller is None:

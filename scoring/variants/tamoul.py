@@ -6,9 +6,13 @@ from fractions import Fraction
 
 from scoring.notes import Note, gettext_noop, note
 from scoring.variants.base import (
+    QUICK_DISCARD,
+    SETUP_52,
+    TURN,
     CardValues,
     Outcome,
     Play,
+    Power,
     RedBlack,
     Standing,
     Variant,
@@ -51,6 +55,44 @@ class Tamoul(Variant):
             "else by the lowest hand among the other players."
         ),
     )
+    rules = {
+        "setup": SETUP_52,
+        "turn": TURN,
+        "quick_discard": QUICK_DISCARD,
+        "call": gettext_noop(
+            "Call “{call}” with {threshold} points or less. During the last turn one other "
+            "player may say “contre-Tamoul” if they think they have even fewer points. Card "
+            "powers cannot target the player who said {call}."
+        ),
+        "scoring": gettext_noop(
+            "A caller with {threshold} or less and strictly fewer points than everyone else "
+            "scores -20; otherwise their hand + 20. A right contre-Tamoul (strictly fewer than "
+            "the caller) scores -20 and the caller just scores their hand; a wrong one scores "
+            "their hand + 20 and the caller is scored as usual. Red kings are worth half a "
+            "point: halves are kept exactly."
+        ),
+        "end": gettext_noop(
+            "A total of exactly 100 falls back to 50. The game ends after a round in which a "
+            "total goes over 100; the lowest total wins."
+        ),
+    }
+    powers = (
+        Power(("7",), gettext_noop("Look at one of your own cards.")),
+        Power(("8",), gettext_noop("Look at one card of an opponent.")),
+        Power(("9",), gettext_noop("Swap one of your cards with an opponent's, blind.")),
+        Power(
+            ("10",),
+            gettext_noop("Look at an opponent's card and swap it with one of yours if you like."),
+        ),
+    )
+    example = {
+        "players": ["Léa", "Marc", "Nina"],
+        "round": {
+            "hands": {"Léa": ["KH", "QD", "3S"], "Marc": ["2C", "AS"], "Nina": ["JC", "5H"]},
+            "caller": "Léa",
+            "counter_caller": "Marc",
+        },
+    }
 
     def score(self, play: Play) -> Outcome:
         if play.caller is None:

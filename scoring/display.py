@@ -1,0 +1,47 @@
+"""How the referee's numbers and sentences are shown to people: in their language,
+with numbers written the local way (0,5 in French) and a real minus sign."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from django.utils import formats
+from django.utils.translation import gettext
+
+from scoring.engine import GameError
+from scoring.notes import Note, gettext_noop
+
+RANK_NAMES = {
+    "A": gettext_noop("Ace"),
+    "J": gettext_noop("Jack"),
+    "Q": gettext_noop("Queen"),
+    "K": gettext_noop("King"),
+    "JOKER": gettext_noop("Joker"),
+}
+
+
+def points(value: Fraction | int | None) -> str:
+    if value is None:
+        return "–"
+    value = Fraction(value)
+    if value.denominator == 1:
+        text = str(int(value))
+    else:
+        text = formats.number_format(float(value), decimal_pos=1, use_l10n=True)
+    return text.replace("-", "−")
+
+
+def say(what: Note | GameError) -> str:
+    """A note or a refusal in the reader's language; a refusal with its round and player."""
+    if isinstance(what, GameError):
+        return what.render(translate=gettext, number=points)
+    return what.render(translate=gettext, number=points)
+
+
+def say_detail(error: GameError) -> str:
+    """A refusal without its round and player, for next to the field at fault."""
+    return error.note.render(translate=gettext, number=points)
+
+
+def rank_name(rank: str) -> str:
+    return gettext(RANK_NAMES[rank]) if rank in RANK_NAMES else rank

@@ -1,0 +1,102 @@
+"""The rules at the table: every variant explained, and what a card does in it.
+
+Everything shown comes from the variant modules the engine scores with: the values
+table and the card lookup read the variant's card values and powers, and the
+worked example is scored by the engine when the page is drawn."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from scoring import engine, gamefile
+from scoring.cards import JOKER, SUIT_SYMBOLS, UnknownCard, parse_card
+from scoring.display import rank_name
+from scoring.variants import VARIANTS, Variant
+from scoring.variants.base import GENERAL_DECISIONS, Power
+
+
+def power_label(power: Power) -> str:
+    ranks = ", ".join(power.ranks)
+    if power.colour == "red":
+        return f"{ranks} {SUIT_SYMBOLS['H']}{SUIT_SYMBOLS['D']}"
+    if power.colour == "black":
+        return f"{ranks} {SUIT_SYMBOLS['S']}{SUIT_SYMBOLS['C']}"
+    return ranks
+
+
+def values_table(variant: Variant) -> list[dict]:
+    """One row per rank: its value, or its red and black values where they differ."""
+    rows = []
+    for rank in variant.values.ranks:
+        red = variant.value(parse_card(rank + "H"))
+        black = variant.value(parse_card(rank + "S"))
+        rows.append({"rank": rank, "name": rank_name(rank), "red": red, "black": black})
+    if variant.values.jokers:
+        joker = variant.value(parse_card(JOKER))
+        rows.append({"rank": JOKER, "name": rank_name(JOKER), "red": joker, "black": joker})
+    return rows
+
+
+def worked_example(variant: Variant) -> dict:
+    players = variant.example["players"]
+    entry = gamefile.round_from_json(variant.example["round"], 1)
+    sheet = engine.score_game(engine.Game(variant.key, tuple(players), (entry,)))
+    result = sheet.rounds[0]
+    return {
+        "round": entry,
+        "result": result,
+        "rows": [
+            {
+                "name": p,
+                "cards": list(entry.hands[p]),
+                "total": result.hand_totals[p],
+                "score": result.scores[p],
+            }
+            for p in players
+        ],
+    }
+
+
+def card_lookup(variant: Variant, code: str | None) -> dict | None:
+    if not code:
+        return None
+    try:
+        card = parse_card(code)
+    except UnknownCard:
+        return {"unknown": code}
+    if not variant.in_deck(card):
+        return {"card": card, "missing": True}
+    return {"card": card, "value": variant.value(card), "power": variant.power_of(card)}
+
+
+@require_GET
+def rules_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "rules_index.html", {"variants": VARIANTS.values()})
+
+
+@require_GET
+def rules_variant(request: HttpRequest, variant: str) -> HttpResponse:
+    if variant not in VARIANTS:
+        raise Http404
+    rules = VARIANTS[variant]()
+    lookup = card_lookup(rules, request.GET.get("card"))
+    context = {
+        "variant": rules,
+        "sections": rules.rule_texts(),
+        "powers": [(power_label(power), power.text) for power in rules.powers],
+        "values": values_table(rules),
+        "cards": rules.deck(),
+        "example": worked_example(rules),
+        "decisions": [*GENERAL_DECISIONS, *rules.decisions],
+        "lookup": lookup,
+    }
+    if request.htmx and lookup is not None:
+        return render(request, "rules_variant.html#card_panel", context)
+    return render(request, "rules_variant.html", context)
+
+
+@require_GET
+def rules_tambouille(request: HttpRequest) -> HttpResponse:
+    return render(request, "rules_tambouille.html")

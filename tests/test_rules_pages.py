@@ -1,0 +1,220 @@
+"""The rules pages and the languages: every variant in French and English, values and powers
+read from the engine's own definitions, and no French string left untranslated."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from html import unescape
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.test import Client, override_settings
+
+from scoring.cards import parse_card
+from scoring.engine import Game as EngineGame
+from scoring.engine import score_game
+from scoring.gamefile import round_from_json
+from scoring.models import Game
+from scoring.variants import VARIANTS
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOGUE = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def fr():
+    return Client()  # no language chosen: French, the default
+
+
+def text(response) -> str:
+    """The page's visible words, tags removed, entities decoded."""
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode())))
+
+
+# --- the pages -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_rules_page_in_french(fr, variant):
+    response = fr.get(f"/rules/{variant}/")
+    page = text(response)
+    assert response.status_code == 200 and 'lang="fr"' in response.content.decode()
+    for title in ("Mise en place", "Un tour de jeu", "Compter une manche", "Fin de la partie"):
+        assert title in page
+    assert "Valeur des cartes" in page and "Ce que l’appli a tranché" in page
+    assert "Set-up" not in page and "Scoring a round" not in page
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_rules_page_in_english(client, variant):
+    response = client.get(f"/rules/{variant}/")
+    page = text(response)
+    assert response.status_code == 200 and 'lang="en"' in response.content.decode()
+    for title in ("Set-up", "A turn", "Scoring a round", "End of the game", "Card values"):
+        assert title in page
+    assert "Mise en place" not in page
+
+
+def test_rules_fill_in_the_variant_threshold_and_call(client, fr):
+    assert "call “Gabo” at the start" in text(client.get("/rules/gabo/"))
+    assert "worth 7 or less" in text(client.get("/rules/gabo/"))
+    assert "Annoncez « Tamoul » avec 6,5 points ou moins" in text(fr.get("/rules/tamoul/"))
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_values_table_is_the_engines(client, variant):
+    rules = VARIANTS[variant]()
+    page = client.get(f"/rules/{variant}/").content.decode()
+    rows = dict(re.findall(r'<tr data-rank="([^"]+)">(.*?)</tr>', page, re.S))
+    expected_ranks = [*rules.values.ranks, *(["JOKER"] if rules.values.jokers else [])]
+    assert list(rows) == expected_ranks
+    for rank, row in rows.items():
+        cell = unescape(re.sub(r"<[^>]+>", "", row.split('class="num">')[1])).replace("−", "-")
+        if rank == "JOKER":
+            assert cell.strip() == str(rules.value(parse_card("JOKER"))).replace("1/2", "0.5")
+            continue
+        red, black = rules.value(parse_card(rank + "H")), rules.value(parse_card(rank + "S"))
+        shown = [float(n) for n in re.findall(r"-?\d+(?:\.\d)?", cell) if n not in ("",)]
+        assert shown == ([float(red)] if red == black else [float(red), float(black)])
+
+
+def test_koubo_values_table_has_no_2_to_6(client):
+    page = client.get("/rules/koubo/").content.decode()
+    assert 'data-rank="7"' in page and 'data-rank="6"' not in page and 'data-rank="2"' not in page
+
+
+@pytest.mark.parametrize(
+    ("variant", "code", "value", "power"),
+    [
+        ("tamalou", "KS", "15", "Look at an opponent's card, then swap it"),
+        ("tamalou", "KH", "0", "No power: it only counts for its points."),
+        ("tamalou", "7D", "7", "Look at one of your own cards."),
+        ("tamalou", "JOKER", "0", "No power"),
+        ("koubo", "QH", "3", "showing them to that opponent"),
+        ("koubo", "9C", "9", "Look at one of your own cards."),
+        ("dutch", "7C", "7", "Swap one of your cards with another player's."),
+        ("dutch", "QS", "12", "Look at one card of an opponent."),
+        ("tamoul", "KD", "0.5", "No power"),
+        ("tamoul", "10S", "10", "swap it with one of yours if you like"),
+        ("cabo_bruxellois", "KH", "−2", "No power"),
+        ("dutch_toulousain", "KH", "0", "give the top card of the pile"),
+        ("dutch_toulousain", "KC", "13", "No effect."),
+        ("dutch_toulousain", "JD", "11", "You must swap 2 cards"),
+    ],
+)
+def test_card_lookup(client, variant, code, value, power):
+    page = text(client.get(f"/rules/{variant}/?card={code}"))
+    assert f"Points: {value}" in page and power in page
+    fragment = client.get(f"/rules/{variant}/?card={code}", **HTMX).content.decode()
+    assert fragment.lstrip().startswith('<div id="card-panel"') and "<html" not in fragment
+    assert power.replace("'", "&#x27;") in fragment
+
+
+def test_card_lookup_for_a_card_not_in_the_deck_or_unknown(client, fr):
+    assert "is not in the Koubo charentais deck." in text(client.get("/rules/koubo/?card=5S"))
+    assert "n’est pas dans le jeu du Koubo charentais." in text(fr.get("/rules/koubo/?card=5S"))
+    assert "There is no card “ZZ”." in text(client.get("/rules/koubo/?card=ZZ"))
+    assert "Points : 0,5" in text(fr.get("/rules/tamoul/?card=KH"))
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_worked_example_is_scored_by_the_engine(client, variant):
+    rules = VARIANTS[variant]
+    example = rules.example
+    sheet = score_game(
+        EngineGame(variant, tuple(example["players"]), (round_from_json(example["round"], 1),))
+    )
+    page = text(client.get(f"/rules/{variant}/"))
+    for note in sheet.rounds[0].notes:
+        assert str(note).replace("-", "−") in page.replace("-", "−")
+
+
+def test_unknown_variant_is_404(client):
+    assert client.get("/rules/belote/").status_code == 404
+
+
+def test_tambouille_is_marked_as_a_different_game_without_points(client, fr):
+    assert "nobody scores points" in text(client.get("/rules/tambouille/"))
+    page = text(fr.get("/rules/tambouille/"))
+    assert "personne ne marque de points" in page and "123 cartes-lettres" in page
+    assert "/rules/tambouille/" in fr.get("/rules/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_sheet_reaches_the_card_lookup_of_its_variant_in_one_tap(client):
+    game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
+    page = client.get(f"/g/{game.edit_key}/").content.decode()
+    assert 'href="/rules/koubo/#cards"' in page
+
+
+# --- the languages -------------------------------------------------------------------------
+
+
+def test_french_is_the_default_whatever_the_browser_asks(fr):
+    page = text(fr.get("/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9"))
+    assert "Nouvelle partie" in page and "New game" not in page
+
+
+def test_the_language_switch_is_on_every_page_and_remembered(fr):
+    for url in ("/", "/new/", "/rules/", "/rules/tamoul/", "/import/"):
+        assert 'action="/i18n/setlang/"' in fr.get(url).content.decode()
+    response = fr.post("/i18n/setlang/", {"language": "en", "next": "/rules/"})
+    assert response.status_code == 302 and response["Location"] == "/rules/"
+    assert "Rules" in text(fr.get("/rules/")) and "Règles" not in text(fr.get("/rules/"))
+
+
+@pytest.mark.django_db
+def test_engine_explanations_and_refusals_are_translated(fr):
+    game = Game.objects.create(variant="tamoul", players=["Léa", "Marc"])
+    url = f"/g/{game.edit_key}/"
+    fr.post(url, {"number": 1, "save": "1", "hand_0": "KH AS", "hand_1": "9", "caller": "Léa"})
+    page = text(fr.get(url))
+    assert "Léa a annoncé Tamoul avec 1,5 et avait strictement le moins : -20." in page
+    assert "1,5" in page and "Manche 2" in page
+    refused = text(fr.post(url, {"number": 2, "save": "1", "hand_0": "5S", "hand_1": "ZZ"}))
+    assert "carte inconnue ZZ" in refused
+
+
+@pytest.mark.django_db
+def test_numbers_are_shown_the_local_way(client, fr):
+    game = Game.objects.create(variant="tamoul", players=["Léa", "Marc"])
+    client.post(f"/g/{game.edit_key}/", {"number": 1, "save": "1", "hand_0": "4.5", "hand_1": "9"})
+    assert "4.5" in text(client.get(f"/g/{game.edit_key}/"))
+    assert "4,5" in text(fr.get(f"/g/{game.edit_key}/"))
+
+
+def po_entries(path: Path) -> dict[str, list[str]]:
+    """msgid → msgstr(s) of a .po file, with the fuzzy flag as a msgstr of None."""
+    entries: dict[str, list[str]] = {}
+    for block in path.read_text(encoding="utf-8").split("\n\n"):
+        ids = re.findall(r'^msgid "(.*)"\n((?:".*"\n?)*)', block, re.M)
+        if not ids:
+            continue
+        msgid = ids[0][0] + "".join(re.findall(r'"(.*)"', ids[0][1]))
+        strings = re.findall(r'^msgstr(?:\[\d\])? "(.*)"\n?((?:".*"\n?)*)', block, re.M)
+        values = [first + "".join(re.findall(r'"(.*)"', rest)) for first, rest in strings]
+        entries[msgid] = [None] if "#, fuzzy" in block else values
+    entries.pop("", None)
+    return entries
+
+
+def test_no_french_string_is_left_untranslated(tmp_path, monkeypatch):
+    """Extract every string of the templates and code afresh, in a copy of the sources so
+    the committed catalogue is not touched; each string must be translated there."""
+    copy = tmp_path / "src"
+    for name in ("scoring", "templates", "tamalou_ref"):
+        shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "locale").mkdir()
+    monkeypatch.chdir(copy)
+    with override_settings(LOCALE_PATHS=[copy / "locale"]):
+        call_command("makemessages", locale=["fr"], no_location=True, verbosity=0)
+    extracted = po_entries(copy / "locale" / "fr" / "LC_MESSAGES" / "django.po")
+    committed = po_entries(CATALOGUE)
+    assert len(extracted) > 300
+    missing = [msgid for msgid in extracted if msgid not in committed]
+    untranslated = [m for m, values in committed.items() if not all(values)]
+    assert missing == [], "run `make messages` and translate these"
+    assert untranslated == []

@@ -74,6 +74,8 @@ class RoundForm(forms.Form):
 
     number = forms.IntegerField(widget=forms.HiddenInput)
     edits = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    notice = ""  # why the form is shown again as saved elsewhere
+    conflict: dict | None = None  # the round another phone saved first
     target = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, game, players_in_round, number, editing=None, **kwargs):

@@ -38,6 +38,7 @@ class Game(models.Model):
     players = models.JSONField()  # names in turn order
     first_dealer = models.PositiveSmallIntegerField(default=0)  # index in players
     ended = models.BooleanField(default=False)  # an open-ended game the table ended
+    version = models.PositiveIntegerField(default=0)  # +1 on every change: ETags, live views
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
 
@@ -84,8 +85,10 @@ class Game(models.Model):
         return gamefile.game_to_json(self.as_engine_game())
 
     def touch(self) -> None:
-        self.updated_at = timezone.now()
-        self.save(update_fields=["updated_at"])
+        """Record a change: later activity on the home page, a new version for live views."""
+        Game.objects.filter(pk=self.pk).update(
+            version=models.F("version") + 1, updated_at=timezone.now()
+        )
 
 
 class RoundQuerySet(models.QuerySet):

@@ -3,13 +3,26 @@ and renders or redirects; htmx requests get the named partial of the same templa
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from functools import wraps
+
+import segno
 from django.contrib import messages
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Max
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseForbidden,
+    HttpResponseNotModified,
+)
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, retarget
@@ -166,8 +179,17 @@ def players_in_round(game: Game, sheet: engine.ScoreSheet, number: int) -> list[
     return [p for p in game.players if p not in out]
 
 
+def game_etag(game: Game, read_only: bool) -> str:
+    """Changes with every saved change to the game, and with the language it is shown in."""
+    return f'"v{game.version}-{get_language()}-{"r" if read_only else "w"}"'
+
+
 def sheet_context(
-    request: HttpRequest, game: Game, sheet: engine.ScoreSheet, form: RoundForm | None
+    request: HttpRequest,
+    game: Game,
+    sheet: engine.ScoreSheet,
+    form: RoundForm | None = None,
+    read_only: bool = False,
 ) -> dict:
     rounds = game.live_rounds()
     deals = engine.deals(game.as_engine_game(), sheet, game.first_dealer)
@@ -200,13 +222,22 @@ def sheet_context(
             }
         )
     variant = VARIANTS[game.variant](**game.effective_settings())
-    undo = request.session.get("undo")
+    undo = None if read_only else request.session.get("undo")
+    key = game.share_key if read_only else game.edit_key
+    prefix = "shared" if read_only else "game"
+    share_url = request.build_absolute_uri(reverse("shared", args=[game.share_key]))
     return {
+        "read_only": read_only,
         "undo": undo if undo and undo.get("game") == game.edit_key else None,
         "game": game,
         "sheet": sheet,
         "variant": variant,
-        "form": form,
+        "form": None if read_only else form,
+        "etag": game_etag(game, read_only),
+        "live_url": reverse(f"{prefix}_live", args=[key]),
+        "export_url": reverse(f"{prefix}_export", args=[key]),
+        "share_url": share_url,
+        "share_qr": None if read_only else qr_svg(share_url),
         "standings": [
             {
                 "rank": 1 + sum(1 for q in game.players if sheet.totals[q] < sheet.totals[p]),
@@ -228,6 +259,12 @@ def sheet_context(
         "rounds_to_play": (variant.rounds - len(sheet.rounds)) if variant.rounds else None,
         "open_ended": not sheet.finished and variant.rounds is None,
     }
+
+
+def qr_svg(url: str) -> str:
+    """The share link as an inline SVG QR code, drawn on the server (no image, no script)."""
+    code = segno.make(url, error="m")
+    return mark_safe(code.svg_inline(scale=4, dark="#1c2430", light="#ffffff", border=2))
 
 
 def new_round_form(game: Game, sheet: engine.ScoreSheet, data=None, draft=None):
@@ -254,8 +291,7 @@ def apply_picker_action(data) -> bool:
     if "pick" in data:
         target, _, code = data["pick"].partition(":")
         field = "penalty_cards" if target == PICKER_TARGET_PENALTY else f"hand_{target}"
-        current = data.get(field, "")
-        codes = [card.code for card in cards_of(current)] if cards_of(current) else []
+        codes = [card.code for card in cards_of(data.get(field, ""))]
         data[field] = " ".join([*codes, code])
         data["target"] = target
         return True
@@ -278,6 +314,44 @@ def apply_picker_action(data) -> bool:
     return False
 
 
+# --- every write to a game goes through here -----------------------------------------------
+
+
+class Conflict(Exception):
+    """The game changed since the page was drawn: another phone saved first."""
+
+
+@contextmanager
+def locked(game: Game):
+    """A transaction holding the game's row lock: writes to one game happen one at a time
+    (PostgreSQL: SELECT … FOR UPDATE; SQLite: its write lock, taken at BEGIN IMMEDIATE).
+    Yields the rounds as stored now, which the change is checked against."""
+    with transaction.atomic():
+        Game.objects.select_for_update().filter(pk=game.pk).first()
+        yield list(Round.objects.filter(game=game).live().order_by("position"))
+        game.touch()
+
+
+def check_whole_game(game: Game, rounds: list[Round], extra: engine.Round | None = None):
+    """Score the game as it would be stored; a GameError refuses the change."""
+    entries = [r.as_engine_round(n) for n, r in enumerate(rounds, 1)]
+    if extra is not None:
+        entries.append(extra)
+    return engine.score_game(game.as_engine_game(entries))
+
+
+def save_new_round(game: Game, form: RoundForm) -> None:
+    with locked(game) as rounds:
+        if len(rounds) != form.round_number - 1:
+            raise Conflict
+        check_whole_game(game, rounds, form.round)
+        last = Round.objects.filter(game=game).aggregate(last=Max("position"))["last"] or 0
+        Round.objects.create(game=game, position=last + 1, data=gamefile.round_to_json(form.round))
+
+
+# --- the sheet -----------------------------------------------------------------------------
+
+
 @require_http_methods(["GET", "POST"])
 def game_sheet(request: HttpRequest, key: str) -> HttpResponse:
     game = game_for(key)
@@ -297,21 +371,20 @@ def game_sheet(request: HttpRequest, key: str) -> HttpResponse:
         return render(request, template, context)
 
     form = new_round_form(game, sheet, data)
-    if form.is_valid() and form.cleaned_data["number"] != form.round_number:
-        form.add_error(
-            None,
-            _("Round %(number)s was saved from another phone meanwhile; check it below.")
-            % {"number": form.cleaned_data["number"]},
-        )
-    if form.is_valid():
+    conflict = form.is_valid() and form.cleaned_data["number"] != form.round_number
+    if form.is_valid() and not conflict:
         try:
             save_new_round(game, form)
-        except IntegrityError:
-            form.add_error(
-                None,
-                _("Round %(number)s was saved from another phone meanwhile.")
-                % {"number": form.round_number},
-            )
+        except Conflict:
+            conflict = True
+        except engine.GameError as error:
+            form.add_engine_error(error)
+    if conflict:
+        game = game_for(key)
+        context = sheet_context(request, game, game.score(), conflict_form(game, data))
+        if request.htmx:
+            return retarget(render(request, "game.html#game_body", context), "#game-body")
+        return render(request, "game.html", context, status=409)
     if not form.is_valid():
         context = sheet_context(request, game, sheet, form)
         if request.htmx:
@@ -326,14 +399,86 @@ def game_sheet(request: HttpRequest, key: str) -> HttpResponse:
     return redirect("game", key=key)
 
 
-def save_new_round(game: Game, form: RoundForm) -> None:
-    with transaction.atomic():
-        last = game.rounds.aggregate(last=Max("position"))["last"] or 0
-        live = game.rounds.live().count()
-        if live != form.round_number - 1:
-            raise IntegrityError("another round was saved first")
-        Round.objects.create(game=game, position=last + 1, data=gamefile.round_to_json(form.round))
-        game.touch()
+def conflict_form(game: Game, data) -> RoundForm | None:
+    """Another phone saved this round first: say which, and offer this phone's hands as the
+    next round (save again) or to discard them."""
+    sheet = game.score()
+    posted = data.get("number", "")
+    known = posted.isdigit() and 0 < int(posted) <= len(sheet.rounds)
+    saved = sheet.rounds[int(posted) - 1] if known else None
+    draft = data.copy()
+    draft["number"] = str(len(sheet.rounds) + 1)
+    form = new_round_form(game, sheet, draft=draft)
+    if form is None:
+        return None
+    form.conflict = {
+        "number": posted,
+        "next": len(sheet.rounds) + 1,
+        "scores": saved.scores if saved else {},
+    }
+    return form
+
+
+@require_GET
+def game_live(request: HttpRequest, key: str) -> HttpResponse:
+    return live(request, game_for(key), read_only=False)
+
+
+def live(request: HttpRequest, game: Game, read_only: bool) -> HttpResponse:
+    """The parts of the sheet that other phones change; 304 while nothing changed."""
+    etag = game_etag(game, read_only)
+    if etag in request.headers.get("If-None-Match", ""):
+        response = HttpResponseNotModified()
+    else:
+        context = sheet_context(request, game, game.score(), read_only=read_only)
+        response = render(request, "game.html#live", context)
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache, private"
+    patch_vary_headers(response, ("Cookie",))
+    return response
+
+
+# --- the share link: reading only ------------------------------------------------------------
+
+
+def read_only(view):
+    """A share-link view: it can only be read; any write request is refused with 403."""
+
+    @wraps(view)
+    def guarded(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if request.method not in ("GET", "HEAD"):
+            return HttpResponseForbidden(_("This link only shows the game: it cannot change it."))
+        return view(request, *args, **kwargs)
+
+    return guarded
+
+
+def shared_game(key: str) -> Game:
+    return get_object_or_404(Game.objects.with_rounds(), share_key=key)
+
+
+@read_only
+def shared_sheet(request: HttpRequest, key: str) -> HttpResponse:
+    game = shared_game(key)
+    return render(request, "game.html", sheet_context(request, game, game.score(), read_only=True))
+
+
+@read_only
+def shared_live(request: HttpRequest, key: str) -> HttpResponse:
+    return live(request, shared_game(key), read_only=True)
+
+
+@read_only
+def shared_export(request: HttpRequest, key: str) -> HttpResponse:
+    return export(shared_game(key))
+
+
+@read_only
+def shared_other(request: HttpRequest, key: str, rest: str) -> HttpResponse:
+    raise Http404
+
+
+# --- corrections -----------------------------------------------------------------------------
 
 
 def round_for(game: Game, round_id: int) -> tuple[Round, int]:
@@ -350,52 +495,55 @@ def round_edit(request: HttpRequest, key: str, round_id: int) -> HttpResponse:
     entry, number = round_for(game, round_id)
     sheet = game.score()
     players = players_in_round(game, sheet, number)
-    if request.method == "GET":
-        form = RoundForm(
-            game=game,
-            players_in_round=players,
-            number=number,
-            editing=entry,
-            initial=initial_from_round(game, entry, number),
-        )
-        return render(request, "round_edit.html", {"game": game, "form": form, "number": number})
 
+    def edit_form(data=None, initial=None) -> RoundForm:
+        return RoundForm(
+            data, game=game, players_in_round=players, number=number, editing=entry, initial=initial
+        )
+
+    def show(form: RoundForm, status: int = 200) -> HttpResponse:
+        context = {"game": game, "form": form, "number": number}
+        if request.htmx:
+            return render(request, "round_edit.html#round_form", context)
+        return render(request, "round_edit.html", context, status=status)
+
+    if request.method == "GET":
+        return show(edit_form(initial=initial_from_round(game, entry, number)))
     data = request.POST.copy()
     if apply_picker_action(data):
-        form = RoundForm(
-            game=game,
-            players_in_round=players,
-            number=number,
-            editing=entry,
-            initial={**data.dict(), "emptied": data.getlist("emptied")},
-        )
-        template = "round_edit.html#round_form" if request.htmx else "round_edit.html"
-        return render(request, template, {"game": game, "form": form, "number": number})
+        return show(edit_form(initial={**data.dict(), "emptied": data.getlist("emptied")}))
 
-    form = RoundForm(data, game=game, players_in_round=players, number=number, editing=entry)
-    if form.is_valid() and form.cleaned_data.get("edits") != entry.edits:
-        form.add_error(
-            None,
-            _("This round was changed from another phone meanwhile; here it is as saved now."),
-        )
+    form = edit_form(data)
     if form.is_valid():
-        with transaction.atomic():
-            updated = Round.objects.filter(pk=entry.pk, edits=entry.edits).update(
-                data=gamefile.round_to_json(form.round),
-                edits=entry.edits + 1,
-                updated_at=timezone.now(),
+        try:
+            with locked(game) as rounds:
+                current = next((r for r in rounds if r.pk == entry.pk), None)
+                if current is None or current.edits != form.cleaned_data.get("edits"):
+                    raise Conflict
+                index = rounds.index(current)
+                entries = [r.as_engine_round(n) for n, r in enumerate(rounds, 1)]
+                entries[index] = form.round
+                engine.score_game(game.as_engine_game(entries))
+                Round.objects.filter(pk=entry.pk).update(
+                    data=gamefile.round_to_json(form.round),
+                    edits=current.edits + 1,
+                    updated_at=timezone.now(),
+                )
+        except Conflict:
+            entry.refresh_from_db()
+            fresh = edit_form(initial=initial_from_round(game, entry, number))
+            fresh.notice = _(
+                "This round was changed from another phone meanwhile; here it is as saved now."
             )
-            game.touch()
-        if updated:
+            return show(fresh, status=409)
+        except engine.GameError as error:
+            form.add_engine_error(error)
+        else:
             request.session.pop("undo", None)
             messages.success(request, _("Round %(number)s corrected.") % {"number": number})
             url = reverse("game", args=[key]) + f"#round-{number}"
             return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-        form.add_error(None, _("This round was changed from another phone meanwhile."))
-    context = {"game": game, "form": form, "number": number}
-    if request.htmx:
-        return render(request, "round_edit.html#round_form", context)
-    return render(request, "round_edit.html", context, status=400)
+    return show(form, status=400)
 
 
 def initial_from_round(game: Game, entry: Round, number: int) -> dict:
@@ -421,19 +569,21 @@ def round_delete(request: HttpRequest, key: str, round_id: int) -> HttpResponse:
     entry, number = round_for(game, round_id)
     error = None
     if request.method == "POST":
-        rest = [r for r in game.live_rounds() if r.pk != entry.pk]
         try:
-            engine.score_game(
-                game.as_engine_game([r.as_engine_round(n) for n, r in enumerate(rest, 1)])
-            )
+            with locked(game) as rounds:
+                if entry.pk not in [r.pk for r in rounds]:
+                    raise Conflict
+                check_whole_game(game, [r for r in rounds if r.pk != entry.pk])
+                Round.objects.filter(pk=entry.pk).update(deleted_at=timezone.now())
+        except Conflict:
+            messages.error(request, _("This round was already deleted from another phone."))
+            return redirect("game", key=key)
         except engine.GameError as problem:
             error = _("Round %(number)s cannot be deleted: %(error)s") % {
                 "number": number,
                 "error": say(problem),
             }
         else:
-            Round.objects.filter(pk=entry.pk).update(deleted_at=timezone.now())
-            game.touch()
             request.session["undo"] = {"game": game.edit_key, "round": entry.pk, "number": number}
             return redirect("game", key=key)
     return render(
@@ -448,18 +598,16 @@ def round_delete(request: HttpRequest, key: str, round_id: int) -> HttpResponse:
 def round_restore(request: HttpRequest, key: str, round_id: int) -> HttpResponse:
     game = game_for(key)
     entry = get_object_or_404(Round, pk=round_id, game=game, deleted_at__isnull=False)
-    rounds = sorted([*game.live_rounds(), entry], key=lambda r: r.position)
     try:
-        engine.score_game(
-            game.as_engine_game([r.as_engine_round(n) for n, r in enumerate(rounds, 1)])
-        )
+        with locked(game) as rounds:
+            restored = sorted([*rounds, entry], key=lambda r: r.position)
+            check_whole_game(game, restored)
+            Round.objects.filter(pk=entry.pk).update(deleted_at=None)
     except engine.GameError as problem:
         messages.error(
             request, _("The round cannot be put back: %(error)s") % {"error": say(problem)}
         )
     else:
-        Round.objects.filter(pk=entry.pk).update(deleted_at=None)
-        game.touch()
         messages.success(request, _("The round is back."))
     request.session.pop("undo", None)
     return redirect("game", key=key)
@@ -472,15 +620,17 @@ def game_end(request: HttpRequest, key: str) -> HttpResponse:
     if sheet.finished or not sheet.rounds:
         messages.error(request, _("Only a game in progress with at least one round can be ended."))
     else:
-        game.ended = True
-        game.save(update_fields=["ended"])
-        game.touch()
+        with locked(game):
+            Game.objects.filter(pk=game.pk).update(ended=True)
     return redirect("game", key=key)
 
 
 @require_GET
 def game_export(request: HttpRequest, key: str) -> HttpResponse:
-    game = game_for(key)
+    return export(game_for(key))
+
+
+def export(game: Game) -> HttpResponse:
     response = HttpResponse(
         gamefile.dumps(game.game_file()), content_type="application/json; charset=utf-8"
     )

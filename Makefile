@@ -40,9 +40,20 @@ browsers:
 		echo "Installing Debian's chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
+# The whole suite on SQLite, then again on PostgreSQL when one answers at POSTGRES_URL
+# (REQUIRE_POSTGRES=1, as in CI, makes a missing PostgreSQL an error).
+POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/tamalou
 test: install browsers lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/python -m pytest
+	@if $(BIN)/python scripts/postgres_available.py "$(POSTGRES_URL)"; then \
+		echo "Again on PostgreSQL ($(POSTGRES_URL))"; \
+		DATABASE_URL="$(POSTGRES_URL)" $(BIN)/python -m pytest; \
+	elif [ -n "$(REQUIRE_POSTGRES)" ]; then \
+		echo "PostgreSQL is required but does not answer at $(POSTGRES_URL)" >&2; exit 1; \
+	else \
+		echo "No PostgreSQL at $(POSTGRES_URL): the suite ran on SQLite only."; \
+	fi
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .

@@ -264,7 +264,7 @@ def sheet_context(
 def qr_svg(url: str) -> str:
     """The share link as an inline SVG QR code, drawn on the server (no image, no script)."""
     code = segno.make(url, error="m")
-    return mark_safe(code.svg_inline(scale=4, dark="#1c2430", light="#ffffff", border=2))
+    return mark_safe(code.svg_inline(dark="#1c2430", light="#ffffff", border=2, omitsize=True))
 
 
 def new_round_form(game: Game, sheet: engine.ScoreSheet, data=None, draft=None):

@@ -168,3 +168,39 @@ def test_the_sheet_works_without_javascript_in_french(browser, live_server):
     assert Game.objects.get().score().totals == {"Léa": 7, "Marc": 3}
     assert_fits_the_phone(page)
     context.close()
+
+
+def test_another_phone_sees_a_new_round_within_5_seconds_without_reloading(
+    page: Page, live_server, browser
+):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina"])
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    page.locator("summary", has_text="Show the scores on other phones").click()
+    expect(page.locator(".qr svg")).to_be_visible()
+    shoot(page, "09-share-qr")
+    share_url = page.locator(".share-url").inner_text()
+
+    viewer = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    statuses: list[int] = []
+    viewer.on(
+        "response",
+        lambda r: statuses.append(r.status) if r.url.endswith("/live/") else None,
+    )
+    viewer.goto(share_url)
+    viewer.evaluate("window.notReloaded = true")
+    expect(viewer.locator(".callout")).to_contain_text("lecture seule")  # French by default
+    viewer.wait_for_timeout(3500)  # at least one poll of an unchanged game
+    assert 304 in statuses and 200 not in statuses
+
+    for i, total in enumerate(["3", "12", "8"]):
+        page.fill(f"#id_hand_{i}", total)
+    page.locator(".calls label", has_text="Léa").click()
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator(".round-form h2")).to_have_text("Round 2")
+
+    expect(viewer.locator("#history")).to_contain_text("Manche 1", timeout=5000)
+    expect(viewer.locator(".standing").first).to_contain_text("Léa")
+    assert viewer.evaluate("window.notReloaded") is True
+    assert 200 in statuses
+    shoot(viewer, "10-share-view")
+    viewer.context.close()

@@ -1,0 +1,147 @@
+"""Several phones at once: real concurrent requests from threads against a live server.
+
+Runs on SQLite (the default) and, in `make test`'s second pass, on PostgreSQL."""
+
+from __future__ import annotations
+
+import re
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from http.cookiejar import CookieJar
+
+import pytest
+
+from scoring.models import Game, Round
+
+pytestmark = pytest.mark.django_db(transaction=True)
+PHONES = 6
+
+
+class Phone:
+    """A browser without JavaScript: cookies, the CSRF token of the last page, plain forms."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(CookieJar()), NoRedirect()
+        )
+        self.token = ""
+
+    def get(self, path: str) -> str:
+        with self.opener.open(self.base + path, timeout=30) as response:
+            page = response.read().decode()
+        self.token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        return page
+
+    def post(self, path: str, data: dict) -> tuple[int, str]:
+        body = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": self.token}).encode()
+        try:
+            with self.opener.open(self.base + path, body, timeout=30) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def all_at_once(actions) -> list:
+    """Run the actions in threads released together; their results in order."""
+    barrier = threading.Barrier(len(actions))
+    results = [None] * len(actions)
+
+    def run(index, action):
+        barrier.wait()
+        results[index] = action()
+
+    threads = [threading.Thread(target=run, args=(i, a)) for i, a in enumerate(actions)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return results
+
+
+def hands(lea: int, marc: int) -> dict:
+    return {"hand_0": str(lea), "hand_1": str(marc)}
+
+
+def test_phones_saving_the_same_round_at_once_store_exactly_one(live_server):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    phones = [Phone(live_server.url) for _ in range(PHONES)]
+    for phone in phones:
+        phone.get(f"/g/{game.edit_key}/")
+    results = all_at_once(
+        [
+            (
+                lambda p=p, i=i: p.post(
+                    f"/g/{game.edit_key}/", {"number": 1, "save": 1, **hands(i, 9)}
+                )
+            )
+            for i, p in enumerate(phones)
+        ]
+    )
+    statuses = sorted(status for status, _ in results)
+    assert statuses == [302] + [409] * (PHONES - 1)
+    assert Round.objects.filter(game=game).count() == 1
+    for status, page in results:
+        if status == 409:
+            # In French, the default: the round saved first, and this phone's hands kept.
+            assert "La manche 1 a été enregistrée depuis un autre téléphone entre-temps." in page
+            assert "comme manche 2" in page
+
+
+def test_phones_correcting_the_same_round_at_once_lose_no_update(live_server):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    entry = Round.objects.create(game=game, position=1, data={"hands": {"Léa": 3, "Marc": 9}})
+    url = f"/g/{game.edit_key}/rounds/{entry.pk}/edit/"
+    phones = [Phone(live_server.url) for _ in range(PHONES)]
+    for phone in phones:
+        phone.get(url)
+    results = all_at_once(
+        [
+            (lambda p=p, i=i: p.post(url, {"number": 1, "edits": 0, "save": 1, **hands(i, 20 + i)}))
+            for i, p in enumerate(phones)
+        ]
+    )
+    winners = [i for i, (status, _) in enumerate(results) if status == 302]
+    assert len(winners) == 1
+    assert all(status == 409 for i, (status, _) in enumerate(results) if i not in winners)
+    entry.refresh_from_db()
+    assert entry.edits == 1 and entry.data["hands"] == {"Léa": winners[0], "Marc": 20 + winners[0]}
+    refused = next(page for i, (status, page) in enumerate(results) if i not in winners)
+    assert (
+        "modifiée depuis un autre téléphone entre-temps ; la voici telle qu’enregistrée" in refused
+    )
+    assert f'value="{20 + winners[0]}"' in refused  # the current version is shown
+
+
+def test_deleting_and_adding_at_once_leaves_no_gap_or_duplicate(live_server):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    for position in (1, 2, 3):
+        Round.objects.create(
+            game=game, position=position, data={"hands": {"Léa": position, "Marc": 9}}
+        )
+    second = Round.objects.get(game=game, position=2)
+    deleting, adding = Phone(live_server.url), Phone(live_server.url)
+    deleting.get(f"/g/{game.edit_key}/rounds/{second.pk}/delete/")
+    adding.get(f"/g/{game.edit_key}/")
+    (deleted, _), (added, _) = all_at_once(
+        [
+            lambda: deleting.post(f"/g/{game.edit_key}/rounds/{second.pk}/delete/", {}),
+            lambda: adding.post(f"/g/{game.edit_key}/", {"number": 4, "save": 1, **hands(4, 9)}),
+        ]
+    )
+    assert deleted == 302
+    live = list(Round.objects.filter(game=game).live().order_by("position"))
+    positions = [r.position for r in Round.objects.filter(game=game)]
+    assert len(positions) == len(set(positions))
+    if added == 302:  # the new round went in first, as round 4, then round 2 went
+        assert [r.data["hands"]["Léa"] for r in live] == [1, 3, 4]
+    else:  # round 2 went first: the phone's round 4 is refused, it would now be round 3
+        assert added == 409 and [r.data["hands"]["Léa"] for r in live] == [1, 3]
+    assert len(game.score().rounds) == len(live)

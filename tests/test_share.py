@@ -1,0 +1,127 @@
+"""The share link, live updates without re-downloading, and the security of both links."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.utils.html import escape
+
+from scoring.models import Game, Round
+
+pytestmark = pytest.mark.django_db
+NASTY = "<script>alert(1)</script>"
+
+
+def make_game(players=("Léa", "Marc"), variant="tamalou") -> Game:
+    return Game.objects.create(variant=variant, players=list(players))
+
+
+def save(client, game, number, *totals, **extra):
+    data = {"number": number, "save": "1", **extra}
+    data.update({f"hand_{i}": str(t) for i, t in enumerate(totals)})
+    return client.post(f"/g/{game.edit_key}/", data)
+
+
+def test_keys_are_long_random_and_distinct():
+    games = [make_game() for _ in range(20)]
+    keys = [g.edit_key for g in games] + [g.share_key for g in games]
+    assert len(set(keys)) == 40
+    assert all(len(key) >= 22 for key in keys)  # 16 random bytes, URL-safe base64
+
+
+def test_no_game_is_reachable_by_its_database_id(client):
+    game = make_game()
+    for url in (f"/g/{game.pk}/", f"/s/{game.pk}/", f"/g/{game.pk}/export/"):
+        assert client.get(url).status_code == 404
+
+
+def test_share_page_shows_totals_and_history_without_any_form(client):
+    game = make_game()
+    save(client, game, 1, 3, 9, caller="Léa")
+    page = client.get(f"/s/{game.share_key}/").content.decode()
+    assert "Read-only view" in page and "Léa called Tamalou with 3" in page
+    assert 'name="save"' not in page and '<form method="post"' not in page.split("<main")[1]
+    assert "/rounds/" not in page  # no edit or delete links
+    assert game.edit_key not in page
+    assert f"/s/{game.share_key}/export/" in page and "/rules/tamalou/" in page
+
+
+def test_the_edit_sheet_shows_the_share_link_and_its_qr_code(client):
+    game = make_game()
+    page = client.get(f"/g/{game.edit_key}/").content.decode()
+    assert f"http://testserver/s/{game.share_key}/" in page
+    assert "<svg" in page and 'class="qr"' in page
+
+
+@pytest.mark.parametrize(
+    "suffix",
+    ["", "live/", "export/", "rounds/1/edit/", "rounds/1/delete/", "end/", "rematch/", "x"],
+)
+def test_every_write_request_on_the_share_link_is_refused(client, suffix):
+    game = make_game()
+    save(client, game, 1, 3, 9)
+    for method in (client.post, client.put, client.delete, client.patch):
+        response = method(f"/s/{game.share_key}/{suffix}", {"number": 2, "save": "1"})
+        assert response.status_code == 403
+    assert Round.objects.count() == 1 and Game.objects.count() == 1
+
+
+def test_unknown_share_key_is_404(client):
+    assert client.get("/s/nope/").status_code == 404
+
+
+@pytest.mark.parametrize("link", ["edit", "share"])
+def test_live_view_answers_304_while_nothing_changed(client, link):
+    game = make_game()
+    key = game.edit_key if link == "edit" else game.share_key
+    url = f"/{'g' if link == 'edit' else 's'}/{key}/live/"
+    first = client.get(url, HTTP_HX_REQUEST="true")
+    etag = first["ETag"]
+    assert first.status_code == 200 and 'id="live-top"' in first.content.decode()
+    assert f'data-etag="{escape(etag)}"' in first.content.decode()
+    again = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again.content == b"" and again["ETag"] == etag
+
+    save(client, game, 1, 3, 9, caller="Léa")
+    changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    page = changed.content.decode()
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert "1 round played" in page
+    assert 'id="history" class="history" hx-swap-oob="true"' in page and "Round 1" in page
+
+
+def test_live_etag_depends_on_the_language(client):
+    game = make_game()
+    english = client.get(f"/s/{game.share_key}/live/")["ETag"]
+    french = Client().get(f"/s/{game.share_key}/live/")["ETag"]
+    assert english != french
+
+
+def test_names_and_reasons_are_shown_as_text_everywhere(client):
+    game = make_game(players=(NASTY, "Marc"), variant="cabo_bruxellois")
+    extra = {"penalty_player_0": "Marc", "penalty_points_0": "2", "penalty_reason_0": NASTY}
+    save(client, game, 1, 3, 9, caller=NASTY, **extra)
+    assert Round.objects.count() == 1
+    for url in (f"/g/{game.edit_key}/", f"/s/{game.share_key}/", "/", f"/s/{game.share_key}/live/"):
+        page = client.get(url).content.decode()
+        assert NASTY not in page, url
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page, url
+
+
+def test_forms_need_the_csrf_token_and_htmx_sends_it_in_a_header():
+    strict = Client(enforce_csrf_checks=True)
+    strict.cookies["django_language"] = "en"
+    game = make_game()
+    page = strict.get(f"/g/{game.edit_key}/").content.decode()
+    refused = strict.post(
+        f"/g/{game.edit_key}/", {"number": 1, "save": "1", "hand_0": "3", "hand_1": "9"}
+    )
+    assert refused.status_code == 403 and not Round.objects.exists()
+    token = page.split('"X-CSRFToken": "')[1].split('"')[0]
+    accepted = strict.post(
+        f"/g/{game.edit_key}/",
+        {"number": 1, "save": "1", "hand_0": "3", "hand_1": "9"},
+        HTTP_X_CSRFTOKEN=token,
+        HTTP_HX_REQUEST="true",
+    )
+    assert accepted.status_code == 200 and Round.objects.count() == 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")  # pique, cœur, carreau, trèfle
@@ -47,6 +48,7 @@ class Card:
         return "joker" if self.is_joker else self.rank + SUIT_SYMBOLS[self.suit]
 
 
+@lru_cache(maxsize=512)
 def parse_card(code: str) -> Card:
     """Read a card code: rank then suit letter or symbol, any case; or JOKER."""
     text = code.strip().upper()

@@ -106,6 +106,7 @@ class RoundResult:
     knocked_out: list[str]  # Dutch: out after this round
     reset: list[str]  # Tamoul: fell back from 100 to 50
     penalty_cards_due: int  # Dutch toulousain: cards the dutcher had to draw
+    caller: str | None = None
 
 
 @dataclass(frozen=True)
@@ -532,6 +533,7 @@ def score_round(
         knocked_out=[],
         reset=[],
         penalty_cards_due=due,
+        caller=entry.caller,
     )
 
 
@@ -621,10 +623,10 @@ def score_game(game: Game) -> ScoreSheet:
     )
 
 
-def deals(game: Game, sheet: ScoreSheet, first_dealer: int = 0) -> list[tuple[str, str]]:
+def deals(sheet: ScoreSheet, first_dealer: int = 0) -> list[tuple[str, str]]:
     """(dealer, first to play) of every round, and of the next one: the deal passes to the
     next player still in, who lets the player after him start; a variant may say otherwise."""
-    variant = check_settings(game.variant, game.settings)
+    variant = VARIANTS[sheet.variant]()
     players = sheet.players
     in_game = list(players)
 
@@ -638,13 +640,13 @@ def deals(game: Game, sheet: ScoreSheet, first_dealer: int = 0) -> list[tuple[st
 
     dealer = players[first_dealer % len(players)]
     result = [(dealer, after(dealer, in_game))]
-    for entry, scored in zip(game.rounds, sheet.rounds, strict=False):
+    for scored in sheet.rounds:
         for player in scored.knocked_out:
             in_game.remove(player)
         if not in_game:
             break
         dealer = after(dealer, in_game)
         rotation = (dealer, after(dealer, in_game))
-        dealer, first = variant.next_deal(rotation, entry.caller, scored.winners)
+        dealer, first = variant.next_deal(rotation, scored.caller, scored.winners)
         result.append((dealer, first))
     return result

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -145,13 +146,14 @@ class RoundForm(forms.Form):
     def value(self, name: str) -> str:
         return str(self[name].value() or "")
 
-    @property
+    @cached_property
     def picker_target(self) -> str:
         """Whose cards the picker adds to: a seat number, or the penalty cards."""
         target = self.value("target")
         targets = {str(seat) for seat in self.seats.values()} | {PICKER_TARGET_PENALTY}
         return target if target in targets else str(self.seats[self.players_in_round[0]])
 
+    @cached_property
     def hands(self) -> list[HandView]:
         views = []
         for name, seat in self.seats.items():
@@ -170,6 +172,25 @@ class RoundForm(forms.Form):
             views.append(HandView(seat, name, field, cards_of(text), total, is_target))
         return views
 
+    def options(self, name: str) -> list[dict]:
+        """A choice field's options with whether each is chosen, for inputs written by hand
+        in the template (Django's widget templates cost most of the page's render time)."""
+        value = self[name].value()
+        chosen = {str(v) for v in value} if isinstance(value, list | tuple) else {str(value or "")}
+        return [
+            {"value": key, "label": label, "checked": str(key) in chosen, "id": f"id_{name}_{i}"}
+            for i, (key, label) in enumerate(self.fields[name].choices)
+        ]
+
+    def caller_options(self) -> list[dict]:
+        return self.options("caller")
+
+    def counter_caller_options(self) -> list[dict]:
+        return self.options("counter_caller")
+
+    def emptied_options(self) -> list[dict]:
+        return self.options("emptied")
+
     def penalty_fields(self) -> list[dict]:
         rows = []
         for row in range(self.penalty_rows):
@@ -185,30 +206,36 @@ class RoundForm(forms.Form):
 
     def used_cards(self) -> dict[Card, int]:
         used: dict[Card, int] = {}
-        for view in self.hands():
+        for view in self.hands:
             for card in view.cards:
                 used[card] = used.get(card, 0) + 1
         for card in self.penalty_card_list():
             used[card] = used.get(card, 0) + 1
         return used
 
-    def picker_rows(self) -> list[list[tuple[Card, Fraction, bool]]]:
-        """The deck by rank, each card with its value and whether it is used up this round."""
+    @cached_property
+    def picker_cards(self) -> list[tuple[Card, Fraction, bool]]:
+        """The deck in rank order, each card with its value and whether it is used up."""
         used = self.used_cards()
-        rows: dict[str, list] = {}
+        cards = []
         for card in self.variant.deck():
             copies = self.variant.decks * (self.variant.values.jokers if card.is_joker else 1)
-            rows.setdefault(card.rank, []).append(
-                (card, self.variant.value(card), used.get(card, 0) >= copies)
-            )
-        return list(rows.values())
+            cards.append((card, self.variant.value(card), used.get(card, 0) >= copies))
+        return cards
+
+    @cached_property
+    def picker_key(self) -> str:
+        """Everything the picker grid depends on: its cache key."""
+        used = ",".join(card.code for card, _, spent in self.picker_cards if spent)
+        settings = (self.variant.decks, self.variant.settings.get("joker_value"))
+        return f"{self.variant.key}|{settings}|{self.picker_target}|{used}"
 
     def penalty_cards_due(self) -> int | None:
         """Dutch toulousain: how many cards the dutcher must draw, once the hands are in."""
         caller = self.value("caller")
         if not self.variant.penalty_cards or caller not in self.seats:
             return None
-        totals = {view.name: view.total for view in self.hands()}
+        totals = {view.name: view.total for view in self.hands}
         if any(total is None for total in totals.values()):
             return None
         return self.variant.penalty_cards_due(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 
+from django.core.cache import cache
 from django.db import models
 from django.utils import timezone
 
@@ -21,13 +22,6 @@ def new_key() -> str:
     return secrets.token_urlsafe(16)
 
 
-class GameQuerySet(models.QuerySet):
-    def with_rounds(self) -> GameQuerySet:
-        return self.prefetch_related(
-            models.Prefetch("rounds", queryset=Round.objects.live().order_by("position"))
-        )
-
-
 class Game(models.Model):
     VARIANT_CHOICES = [(key, variant.name) for key, variant in VARIANTS.items()]
 
@@ -38,11 +32,11 @@ class Game(models.Model):
     players = models.JSONField()  # names in turn order
     first_dealer = models.PositiveSmallIntegerField(default=0)  # index in players
     ended = models.BooleanField(default=False)  # an open-ended game the table ended
-    version = models.PositiveIntegerField(default=0)  # +1 on every change: ETags, live views
+    # A fresh random token with every saved change (written in the change's transaction):
+    # caches and ETags are keyed by it, so they are never stale on any app server.
+    state = models.CharField(max_length=32, default=new_key, editable=False)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
-
-    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["-updated_at"]
@@ -50,16 +44,22 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.variant}: {', '.join(self.players)}"
 
-    def live_rounds(self) -> list[Round]:
-        """The rounds in order; uses the prefetch of ``with_rounds()`` when there is one."""
-        return (
-            list(self.rounds.all())
-            if self._prefetched("rounds")
-            else list(self.rounds.live().order_by("position"))
-        )
+    @property
+    def version(self) -> str:
+        """This game as stored now, for cache keys (its own key too: rows migrated from before
+        ``state`` existed share one initial token)."""
+        return f"{self.edit_key}.{self.state}"
 
-    def _prefetched(self, name: str) -> bool:
-        return name in getattr(self, "_prefetched_objects_cache", {})
+    def live_rounds(self) -> list[Round]:
+        """The rounds in order, read once for this loaded game (``refresh_from_db`` rereads)."""
+        if not hasattr(self, "_live_rounds"):
+            self._live_rounds = list(self.rounds.live().order_by("position"))
+        return self._live_rounds
+
+    def refresh_from_db(self, *args, **kwargs) -> None:
+        for memo in ("_live_rounds", "_engine_rounds"):
+            self.__dict__.pop(memo, None)
+        super().refresh_from_db(*args, **kwargs)
 
     def effective_settings(self) -> dict:
         """The settings to score with: a game the table ended early stops where it is."""
@@ -68,9 +68,17 @@ class Game(models.Model):
             settings["rounds"] = max(len(self.live_rounds()), 1)
         return settings
 
+    def engine_rounds(self) -> list[engine.Round]:
+        """The stored rounds as the engine reads them, parsed once for this loaded game."""
+        if not hasattr(self, "_engine_rounds"):
+            self._engine_rounds = [
+                entry.as_engine_round(n) for n, entry in enumerate(self.live_rounds(), 1)
+            ]
+        return self._engine_rounds
+
     def as_engine_game(self, rounds: list[engine.Round] | None = None) -> engine.Game:
         if rounds is None:
-            rounds = [entry.as_engine_round(n) for n, entry in enumerate(self.live_rounds(), 1)]
+            rounds = self.engine_rounds()
         return engine.Game(
             variant=self.variant,
             players=tuple(self.players),
@@ -79,16 +87,21 @@ class Game(models.Model):
         )
 
     def score(self) -> engine.ScoreSheet:
-        return engine.score_game(self.as_engine_game())
+        """The engine's score sheet, computed once for each state of the game."""
+        key = f"sheet:{self.version}"
+        sheet = cache.get(key)
+        if sheet is None:
+            sheet = engine.score_game(self.as_engine_game())
+            cache.set(key, sheet, 86400)
+        return sheet
 
     def game_file(self) -> dict:
         return gamefile.game_to_json(self.as_engine_game())
 
-    def touch(self) -> None:
-        """Record a change: later activity on the home page, a new version for live views."""
-        Game.objects.filter(pk=self.pk).update(
-            version=models.F("version") + 1, updated_at=timezone.now()
-        )
+    def changed(self) -> None:
+        """Record a saved change: a new state for caches and live views, and the time of the
+        last activity for the home page. Call it inside the change's transaction."""
+        Game.objects.filter(pk=self.pk).update(state=new_key(), updated_at=timezone.now())
 
 
 class RoundQuerySet(models.QuerySet):

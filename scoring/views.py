@@ -3,8 +3,9 @@ and renders or redirects; htmx requests get the named partial of the same templa
 
 from __future__ import annotations
 
+import hashlib
 from contextlib import contextmanager
-from functools import wraps
+from functools import lru_cache, wraps
 
 import segno
 from django.contrib import messages
@@ -43,7 +44,7 @@ def remember(request: HttpRequest, game: Game) -> None:
 
 
 def game_for(key: str) -> Game:
-    return get_object_or_404(Game.objects.with_rounds(), edit_key=key)
+    return get_object_or_404(Game.objects, edit_key=key)
 
 
 # --- home, new game, import ------------------------------------------------------------
@@ -52,7 +53,7 @@ def game_for(key: str) -> Game:
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     keys = request.session.get(DEVICE_GAMES, [])
-    games = Game.objects.with_rounds().filter(edit_key__in=keys)
+    games = Game.objects.filter(edit_key__in=keys)
     summaries = []
     for game in games:
         sheet = game.score()
@@ -180,8 +181,9 @@ def players_in_round(game: Game, sheet: engine.ScoreSheet, number: int) -> list[
 
 
 def game_etag(game: Game, read_only: bool) -> str:
-    """Changes with every saved change to the game, and with the language it is shown in."""
-    return f'"v{game.version}-{get_language()}-{"r" if read_only else "w"}"'
+    """Changes with every saved change to the game and with the language it is shown in."""
+    seed = f"{game.version}|{get_language()}|{read_only}"
+    return '"' + hashlib.sha256(seed.encode()).hexdigest()[:20] + '"'
 
 
 def sheet_context(
@@ -191,36 +193,42 @@ def sheet_context(
     form: RoundForm | None = None,
     read_only: bool = False,
 ) -> dict:
-    rounds = game.live_rounds()
-    deals = engine.deals(game.as_engine_game(), sheet, game.first_dealer)
+    deals = engine.deals(sheet, game.first_dealer)
     standings = sorted(
         game.players,
         key=lambda p: (p not in sheet.in_game, sheet.totals[p], game.players.index(p)),
     )
     low = min((sheet.totals[p] for p in sheet.in_game), default=None)
-    history = []
-    for entry, result, deal in zip(rounds, sheet.rounds, deals, strict=False):
-        engine_round = entry.as_engine_round(result.number)
-        history.append(
-            {
-                "entry": entry,
-                "result": result,
-                "round": engine_round,
-                "dealer": deal[0],
-                "rows": [
-                    {
-                        "name": p,
-                        "cards": list(engine_round.hands[p])
-                        if isinstance(engine_round.hands[p], tuple)
-                        else None,
-                        "total": result.hand_totals[p],
-                        "score": result.scores[p],
-                        "after": result.totals[p],
-                    }
-                    for p in result.scores
-                ],
-            }
-        )
+
+    def history() -> list[dict]:
+        """Each round for the history, newest first; only built when the cached history
+        fragment of this version is missing."""
+        rows = []
+        for entry, engine_round, result, deal in zip(
+            game.live_rounds(), game.engine_rounds(), sheet.rounds, deals, strict=False
+        ):
+            rows.append(
+                {
+                    "entry": entry,
+                    "result": result,
+                    "round": engine_round,
+                    "dealer": deal[0],
+                    "rows": [
+                        {
+                            "name": p,
+                            "cards": list(engine_round.hands[p])
+                            if isinstance(engine_round.hands[p], tuple)
+                            else None,
+                            "total": result.hand_totals[p],
+                            "score": result.scores[p],
+                            "after": result.totals[p],
+                        }
+                        for p in result.scores
+                    ],
+                }
+            )
+        return rows[::-1]
+
     variant = VARIANTS[game.variant](**game.effective_settings())
     undo = None if read_only else request.session.get("undo")
     key = game.share_key if read_only else game.edit_key
@@ -254,13 +262,14 @@ def sheet_context(
             }
             for p in standings
         ],
-        "history": list(reversed(history)),
+        "history": history,
         "next_deal": deals[len(sheet.rounds)] if not sheet.finished else None,
         "rounds_to_play": (variant.rounds - len(sheet.rounds)) if variant.rounds else None,
         "open_ended": not sheet.finished and variant.rounds is None,
     }
 
 
+@lru_cache(maxsize=256)
 def qr_svg(url: str) -> str:
     """The share link as an inline SVG QR code, drawn on the server (no image, no script)."""
     code = segno.make(url, error="m")
@@ -328,8 +337,9 @@ def locked(game: Game):
     Yields the rounds as stored now, which the change is checked against."""
     with transaction.atomic():
         Game.objects.select_for_update().filter(pk=game.pk).first()
+        game.refresh_from_db()
         yield list(Round.objects.filter(game=game).live().order_by("position"))
-        game.touch()
+        game.changed()
 
 
 def check_whole_game(game: Game, rounds: list[Round], extra: engine.Round | None = None):
@@ -454,7 +464,7 @@ def read_only(view):
 
 
 def shared_game(key: str) -> Game:
-    return get_object_or_404(Game.objects.with_rounds(), share_key=key)
+    return get_object_or_404(Game.objects, share_key=key)
 
 
 @read_only
@@ -602,7 +612,7 @@ def round_restore(request: HttpRequest, key: str, round_id: int) -> HttpResponse
         with locked(game) as rounds:
             restored = sorted([*rounds, entry], key=lambda r: r.position)
             check_whole_game(game, restored)
-            Round.objects.filter(pk=entry.pk).update(deleted_at=None)
+            Round.objects.filter(pk=entry.pk).update(deleted_at=None, updated_at=timezone.now())
     except engine.GameError as problem:
         messages.error(
             request, _("The round cannot be put back: %(error)s") % {"error": say(problem)}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from django import template
+from django.utils.html import format_html
 
 from scoring import display
 from scoring.cards import Card
@@ -29,6 +30,7 @@ def explain(note: Note) -> str:
     return display.say(note)
 
 
-@register.inclusion_tag("_card.html")
-def card(card: Card):
-    return {"card": card}
+@register.filter
+def card(card: Card) -> str:
+    """A card as players read it, red suits in red: ``10♥``."""
+    return format_html('<span class="card{}">{}</span>', " red" if card.is_red else "", card)

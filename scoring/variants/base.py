@@ -59,7 +59,7 @@ class CardValues:
         object.__setattr__(self, "numbers", numbers)
         object.__setattr__(self, "named", named)
 
-    @property
+    @cached_property
     def ranks(self) -> tuple[str, ...]:
         present = {str(n) for n in self.numbers} | set(self.named)
         return tuple(rank for rank in RANKS if rank in present)

@@ -18,7 +18,7 @@ def find_game(reference: str) -> Game | None:
     """A game by URL path (``/g/KEY/``, full URL too), edit key, or database id."""
     match = re.search(r"/g/([^/]+)", reference)
     key = match.group(1) if match else reference.strip()
-    games = Game.objects.with_rounds()
+    games = Game.objects
     if key.isdigit():
         return games.filter(pk=int(key)).first()
     return games.filter(edit_key=key).first()

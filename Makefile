@@ -6,7 +6,7 @@ PORT ?= 8000
 
 MO := locale/fr/LC_MESSAGES/django.mo
 
-.PHONY: install run test lint format bench browsers messages gettext
+.PHONY: install run serve test lint format bench browsers messages gettext
 
 # A virtualenv with the locked dependencies (reinstalled when the lock changes), the compiled
 # French catalogue, then migrations.
@@ -63,5 +63,18 @@ format: $(VENV)/.installed
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# Production: DEBUG=0 and the environment described in the README (SECRET_KEY, ALLOWED_HOSTS,
+# DATABASE_URL, ...); static files collected hashed and compressed, served by whitenoise.
+HOST ?= 127.0.0.1
+WEB_CONCURRENCY ?= 3
+serve: install
+	DEBUG=0 $(BIN)/python manage.py collectstatic --noinput -v0
+	DEBUG=0 $(BIN)/gunicorn tamalou_ref.wsgi --bind $(HOST):$(PORT) \
+		--workers $(WEB_CONCURRENCY) --access-logfile - --error-logfile -
+
+# The performance budget, measured here (wrk from Debian generates the load on loopback).
 bench: install
+	@command -v wrk >/dev/null 2>&1 || { \
+		echo "Installing Debian's wrk for the load test"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
 	$(BIN)/python bench/run.py

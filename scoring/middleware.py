@@ -15,3 +15,16 @@ class DeviceLanguageMiddleware(LocaleMiddleware):
             language = settings.LANGUAGE_CODE
         translation.activate(language)
         request.LANGUAGE_CODE = translation.get_language()
+
+
+class ContentSecurityPolicyMiddleware:
+    """Send the Content-Security-Policy of the settings with every response."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        response.setdefault("Content-Security-Policy", settings.CONTENT_SECURITY_POLICY)
+        response.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+        return response

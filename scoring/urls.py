@@ -6,6 +6,7 @@ from scoring import rules_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
     path("new/", views.new_game, name="new_game"),
     path("new/<str:variant>/", views.new_game_variant, name="new_game_variant"),
     path("import/", views.import_game, name="import_game"),

@@ -4,11 +4,13 @@ and renders or redirects; htmx requests get the named partial of the same templa
 from __future__ import annotations
 
 import hashlib
+import re
 from contextlib import contextmanager
 from functools import lru_cache, wraps
 
 import segno
 from django.contrib import messages
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Max
 from django.http import (
@@ -18,7 +20,9 @@ from django.http import (
     HttpResponseForbidden,
     HttpResponseNotModified,
 )
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
@@ -32,6 +36,7 @@ from scoring import engine, gamefile
 from scoring.display import say
 from scoring.forms import PICKER_TARGET_PENALTY, NewGameForm, RoundForm, cards_of
 from scoring.models import Game, Round
+from scoring.precompressed import PrecompressedPage
 from scoring.variants import VARIANTS
 
 DEVICE_GAMES = "games"  # session key: edit keys of the games made or opened on this device
@@ -39,8 +44,11 @@ MAX_DEVICE_GAMES = 60
 
 
 def remember(request: HttpRequest, game: Game) -> None:
-    keys = [key for key in request.session.get(DEVICE_GAMES, []) if key != game.edit_key]
-    request.session[DEVICE_GAMES] = [game.edit_key, *keys][:MAX_DEVICE_GAMES]
+    """Put the game first in this device's list (the session cookie), if it is not already."""
+    known = request.session.get(DEVICE_GAMES, [])
+    if known[:1] != [game.edit_key]:
+        keys = [key for key in known if key != game.edit_key]
+        request.session[DEVICE_GAMES] = [game.edit_key, *keys][:MAX_DEVICE_GAMES]
 
 
 def game_for(key: str) -> Game:
@@ -48,6 +56,12 @@ def game_for(key: str) -> Game:
 
 
 # --- home, new game, import ------------------------------------------------------------
+
+
+@require_GET
+def healthz(request: HttpRequest) -> HttpResponse:
+    """For load balancers (and the trivial view the benchmark compares the sheet with)."""
+    return HttpResponse("ok", content_type="text/plain")
 
 
 @require_GET
@@ -350,11 +364,18 @@ def check_whole_game(game: Game, rounds: list[Round], extra: engine.Round | None
     return engine.score_game(game.as_engine_game(entries))
 
 
+def unchanged(seen: list[Round], now: list[Round]) -> bool:
+    """Whether the rounds read under the lock are those the form was checked against."""
+    return [(r.pk, r.updated_at) for r in seen] == [(r.pk, r.updated_at) for r in now]
+
+
 def save_new_round(game: Game, form: RoundForm) -> None:
+    checked = game.live_rounds()  # what the form scored the new round with
     with locked(game) as rounds:
         if len(rounds) != form.round_number - 1:
             raise Conflict
-        check_whole_game(game, rounds, form.round)
+        if not unchanged(checked, rounds):
+            check_whole_game(game, rounds, form.round)
         last = Round.objects.filter(game=game).aggregate(last=Max("position"))["last"] or 0
         Round.objects.create(game=game, position=last + 1, data=gamefile.round_to_json(form.round))
 
@@ -362,14 +383,62 @@ def save_new_round(game: Game, form: RoundForm) -> None:
 # --- the sheet -----------------------------------------------------------------------------
 
 
+# Stands for the CSRF token in a page rendered once and served to everyone.
+CSRF_PLACEHOLDER = "csrf-token-of-this-request-4f1c9a"
+INDENTATION = re.compile(r"\s*\n\s*")  # no <pre> or <textarea> on the sheet
+
+
+def sheet_page(request: HttpRequest, link: str, key: str) -> HttpResponse:
+    """The whole sheet page, rendered once per version of the game (and language, host and
+    link), then given each request's own CSRF token. A request with something of its own to
+    show (a message, an undo banner) is rendered in full. While the page is cached, only the
+    game's keys and state are read (the hot path of every phone at the table)."""
+    found = Game.objects.state_of(link, key)
+    if found is None:
+        raise Http404
+    pk, edit_key, state = found
+    read_only = link == "share"
+    game = Game(pk=pk, edit_key=edit_key, state=state)  # just what a cache key needs
+    if not read_only:
+        remember(request, game)
+
+    def context() -> dict:
+        full = Game.objects.get(pk=pk)
+        sheet = full.score()
+        form = None if read_only else new_round_form(full, sheet)
+        return sheet_context(request, full, sheet, form, read_only=read_only)
+
+    undo = request.session.get("undo")
+    personal = len(messages.get_messages(request)) or (
+        not read_only and undo and undo.get("game") == edit_key
+    )
+    if personal:
+        return render(request, "game.html", context())
+    key = f"page:{game.version}:{get_language()}:{read_only}:{request.get_host()}:{request.path}"
+    page = cache.get(key)
+    if page is None:
+        html = render_to_string("game.html", {**context(), "csrf_token": CSRF_PLACEHOLDER}, request)
+        page = PrecompressedPage.make(
+            INDENTATION.sub("\n", html).encode(), CSRF_PLACEHOLDER.encode()
+        )
+        cache.set(key, page, 86400)
+    token = get_token(request).encode()
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        response = HttpResponse(page.gzip(token))
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(page.plain(token))
+    patch_vary_headers(response, ("Accept-Encoding",))
+    return response
+
+
 @require_http_methods(["GET", "POST"])
 def game_sheet(request: HttpRequest, key: str) -> HttpResponse:
+    if request.method == "GET":
+        return sheet_page(request, "edit", key)
     game = game_for(key)
     remember(request, game)
     sheet = game.score()
-    if request.method == "GET":
-        context = sheet_context(request, game, sheet, new_round_form(game, sheet))
-        return render(request, "game.html", context)
 
     if sheet.finished:
         messages.error(request, _("The game is over: no more rounds can be added."))
@@ -469,8 +538,7 @@ def shared_game(key: str) -> Game:
 
 @read_only
 def shared_sheet(request: HttpRequest, key: str) -> HttpResponse:
-    game = shared_game(key)
-    return render(request, "game.html", sheet_context(request, game, game.score(), read_only=True))
+    return sheet_page(request, "share", key)
 
 
 @read_only

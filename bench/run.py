@@ -1,0 +1,236 @@
+"""`make bench`: the performance budget, measured on this machine. Prints medians.
+
+- the sheet page of a 30-round, 8-player game: database queries and server-side time;
+- saving a round: one request, scoring included;
+- throughput of the sheet page under gunicorn, against a trivial view served the same way;
+- the weight of a first load of the sheet page: HTML, CSS and JS, compressed.
+
+The load comes from wrk on loopback, as a phone that visited once: it accepts gzip and
+sends back its cookies. The trivial view (/healthz) is measured the same way in the same run.
+
+It runs in production mode (DEBUG off, hashed static files) on a SQLite file of its own in a
+temporary folder, or on DATABASE_URL when that is set.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import secrets
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = Path(tempfile.mkdtemp(prefix="tamalou-bench-"))
+ENV = {
+    "DEBUG": "0",
+    "SECRET_KEY": secrets.token_urlsafe(50),
+    "ALLOWED_HOSTS": "127.0.0.1,testserver",
+    "SECURE_SSL_REDIRECT": "0",
+    "STATIC_ROOT": str(WORK / "static"),
+}
+if not os.environ.get("DATABASE_URL"):
+    ENV["DATABASE_URL"] = f"sqlite:///{WORK / 'bench.sqlite3'}"
+os.environ.update(ENV)
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tamalou_ref.settings")
+sys.path.insert(0, str(ROOT))
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.cache import cache  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+from bench.fixtures import PLAYERS, evening_game  # noqa: E402
+from scoring.models import Game  # noqa: E402
+
+
+def median_ms(action, times: int) -> float:
+    samples = []
+    for _ in range(times):
+        start = time.perf_counter()
+        action()
+        samples.append((time.perf_counter() - start) * 1000)
+    return statistics.median(samples)
+
+
+def queries(action) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        action()
+    return len(captured)
+
+
+def sheet_page(client: Client, game: Game):
+    return lambda: client.get(f"/g/{game.edit_key}/", HTTP_HOST="127.0.0.1")
+
+
+def measure_sheet() -> dict:
+    client = Client()
+    client.cookies["django_language"] = "fr"
+    long_game, short_game = evening_game(30), evening_game(3, seed=3)
+    results = {}
+    for name, game in (("30 rounds", long_game), ("3 rounds", short_game)):
+        page = sheet_page(client, game)
+        page()
+        cache.clear()
+        results[f"queries, cold cache, {name}"] = queries(page)
+        results[f"queries, warm, {name}"] = queries(page)
+
+    def cold():
+        cache.clear()
+        sheet_page(client, long_game)()
+
+    results["sheet 30×8, warm (ms)"] = median_ms(sheet_page(client, long_game), 300)
+    results["sheet 30×8, cold cache (ms)"] = median_ms(cold, 40)
+    return results
+
+
+def measure_save() -> float:
+    client = Client()
+    games = [evening_game(29, seed=n) for n in range(60)]
+    for game in games:
+        client.get(f"/g/{game.edit_key}/", HTTP_HOST="127.0.0.1")
+    hands = {f"hand_{i}": str(i + 1) for i in range(len(PLAYERS))}
+    pending = iter(games)
+
+    def save():
+        game = next(pending)
+        response = client.post(
+            f"/g/{game.edit_key}/",
+            {"number": 30, "save": "1", "caller": PLAYERS[0], **hands},
+            HTTP_HOST="127.0.0.1",
+        )
+        assert response.status_code == 302, response.status_code
+
+    return median_ms(save, len(games))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wrk(url: str, cookie: str, seconds: int = 10) -> float:
+    """Requests per second, from a phone's browser that came before: gzip, and its cookies."""
+    headers = ["-H", "Accept-Encoding: gzip", "-H", f"Cookie: {cookie}"]
+    done = subprocess.run(
+        ["wrk", "-t2", "-c16", f"-d{seconds}s", *headers, url],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(re.search(r"Requests/sec:\s+([\d.]+)", done.stdout).group(1))
+
+
+def measure_throughput(game: Game) -> dict:
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "tamalou_ref.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env={**os.environ},
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        sheet = f"{base}/g/{game.edit_key}/"
+        cookie = first_visit_cookies(sheet)
+        wrk(sheet, cookie, 2)  # warm both workers' caches
+        trivial = wrk(f"{base}/healthz", cookie)
+        page = wrk(sheet, cookie)
+        weight = page_weight(base, sheet)
+    finally:
+        server.terminate()
+        server.wait(10)
+    return {
+        "trivial view (req/s)": trivial,
+        "sheet 30×8 (req/s)": page,
+        "ratio sheet/trivial": page / trivial,
+        **weight,
+    }
+
+
+def first_visit_cookies(url: str) -> str:
+    """The cookies a phone keeps after its first visit of the sheet (session, CSRF)."""
+    import urllib.request
+    from http.cookiejar import CookieJar
+
+    jar = CookieJar()
+    urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar)).open(url).read()
+    return "; ".join(f"{cookie.name}={cookie.value}" for cookie in jar)
+
+
+def page_weight(base: str, sheet: str) -> dict:
+    """A first visit: the HTML (compressed as a proxy would) and every script and stylesheet
+    it links, as whitenoise serves them to a browser that accepts gzip."""
+    import urllib.request
+
+    def fetch(url: str) -> tuple[bytes, dict]:
+        request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.read(), dict(response.headers)
+
+    html, headers = fetch(sheet)
+    sizes = {"HTML": len(html)}
+    if headers.get("Content-Encoding") == "gzip":
+        html = gzip.decompress(html)
+    else:
+        sizes["HTML"] = len(gzip.compress(html))
+    cache_headers = set()
+    for path in re.findall(rb'(?:src|href)="(/static/[^"]+)"', html):
+        body, headers = fetch(base + path.decode())
+        compressed = headers.get("Content-Encoding") == "gzip"
+        name = "JS" if path.endswith(b".js") else "CSS"
+        sizes[name] = sizes.get(name, 0) + len(body if compressed else gzip.compress(body))
+        cache_headers.add(headers.get("Cache-Control", ""))
+    return {
+        **{f"first load, {k} (KB gz)": v / 1000 for k, v in sizes.items()},
+        "first load, total (KB gz)": sum(sizes.values()) / 1000,
+        "static Cache-Control": " | ".join(sorted(cache_headers)),
+        "images or fonts": bool(re.search(rb"<img|@font-face|\.woff", html)),
+    }
+
+
+def main() -> None:
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    results = measure_sheet()
+    results["save a round, 30th of 8 players (ms)"] = measure_save()
+    results.update(measure_throughput(evening_game(30, seed=11)))
+    width = max(len(name) for name in results)
+    print(f"\nTamalou Ref benchmark ({os.cpu_count()} cores), medians:")
+    for name, value in results.items():
+        shown = f"{value:.2f}" if isinstance(value, float) else str(value)
+        print(f"  {name:<{width}}  {shown}")
+    shutil.rmtree(WORK, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

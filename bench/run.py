@@ -33,7 +33,7 @@ ENV = {
     "DEBUG": "0",
     "SECRET_KEY": secrets.token_urlsafe(50),
     "ALLOWED_HOSTS": "127.0.0.1,testserver",
-    "SECURE_SSL_REDIRECT": "0",
+    "HTTPS": "0",
     "STATIC_ROOT": str(WORK / "static"),
 }
 if not os.environ.get("DATABASE_URL"):

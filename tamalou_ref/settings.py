@@ -35,8 +35,10 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS")
 
-# Behind an HTTPS proxy (production): trust its X-Forwarded-Proto, send cookies over HTTPS only.
-if not DEBUG:
+# Production is served over HTTPS behind a proxy: trust its X-Forwarded-Proto, redirect to
+# HTTPS, send cookies over HTTPS only. HTTPS=0 is for a laptop serving a table on its local
+# network without TLS.
+if not DEBUG and envbool("HTTPS", "True"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "True")
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = True

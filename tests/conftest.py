@@ -44,9 +44,18 @@ def browser_context_args(browser_context_args):
 
 @pytest.fixture
 def page(page, live_server):
-    """A phone that chose English with the language switch (French is the default)."""
+    """A phone that chose English with the language switch (French is the default). The test
+    fails if the browser refused anything under the Content-Security-Policy."""
     host = live_server.url.split("//", 1)[1].split(":")[0]
     page.context.add_cookies(
         [{"name": "django_language", "value": "en", "domain": host, "path": "/"}]
     )
-    return page
+    refused: list[str] = []
+    page.expose_function("reportRefused", lambda violation: refused.append(violation))
+    page.add_init_script(
+        "document.addEventListener('securitypolicyviolation', (e) =>"
+        " window.reportRefused(e.violatedDirective + ' ' + (e.blockedURI || 'inline') + ' '"
+        " + e.sourceFile + ' ' + (e.target && e.target.outerHTML || '').slice(0, 120)));"
+    )
+    yield page
+    assert refused == [], "the Content-Security-Policy refused something"

@@ -1,0 +1,25 @@
+"""``python manage.py restore_games ARCHIVE.zip``: put a backup back, all or nothing."""
+
+from __future__ import annotations
+
+import sys
+
+from django.core.management.base import BaseCommand
+
+from scoring.backup import restore_backup
+from scoring.engine import GameError
+
+
+class Command(BaseCommand):
+    help = "Store every game of a backup_games archive (refused whole if any game is wrong)."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("archive", help="the zip file written by backup_games")
+
+    def handle(self, *args, archive: str, **options) -> None:
+        try:
+            count = restore_backup(archive)
+        except (GameError, OSError) as error:
+            self.stderr.write(f"restore_games: {error}")
+            sys.exit(1)
+        self.stdout.write(f"{count} game(s) restored from {archive}")

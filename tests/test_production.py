@@ -1,0 +1,327 @@
+"""Production readiness: settings, headers, fixed query counts, compression, migrations,
+backup and restore, and two app servers sharing one database."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import random
+import re
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from http.cookiejar import CookieJar
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache
+from django.core.management import call_command
+from django.db import connection
+
+from bench.fixtures import evening_game
+from scoring.backup import restore_backup, write_backup
+from scoring.engine import GameError
+from scoring.models import Game, Round
+from scoring.precompressed import PrecompressedPage
+from scoring.views import store_game_file
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = Path(__file__).parent / "examples"
+# Set for this test process (Playwright's event loop; development defaults), not for a server.
+TEST_ONLY = ("DJANGO_ALLOW_ASYNC_UNSAFE", "DEBUG", "SECRET_KEY")
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": secrets.token_urlsafe(50),
+    "ALLOWED_HOSTS": "scores.example.org",
+    "CSRF_TRUSTED_ORIGINS": "https://scores.example.org",
+}
+
+
+def manage(*args: str, env: dict, check: bool = False) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in TEST_ONLY}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=check,
+    )
+
+
+# --- settings and headers -------------------------------------------------------------------
+
+
+def test_deploy_check_passes_with_the_production_environment_of_the_readme():
+    done = manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION)
+    assert done.returncode == 0, done.stderr
+    assert "no issues" in done.stdout
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    done = manage("check", env={"DEBUG": "0"})
+    assert done.returncode != 0 and "Set SECRET_KEY when DEBUG is off." in done.stderr
+
+
+@pytest.mark.django_db
+def test_security_headers_on_every_page(client):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    for url in ("/", f"/g/{game.edit_key}/", f"/s/{game.share_key}/", "/rules/koubo/"):
+        response = client.get(url)
+        policy = response["Content-Security-Policy"]
+        assert "script-src 'self'" in policy and "style-src 'self'" in policy
+        assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+        assert response["X-Frame-Options"] == "DENY"
+        assert response["X-Content-Type-Options"] == "nosniff"
+        assert response["Referrer-Policy"] == "same-origin"
+
+
+@pytest.mark.django_db
+def test_no_pending_migrations():
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)  # exits 1 if missing
+
+
+# --- the cost of the sheet page -------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_sheet_costs_a_fixed_number_of_queries(client, django_assert_num_queries):
+    for rounds in (3, 30):
+        game = evening_game(rounds, seed=rounds)
+        url = f"/g/{game.edit_key}/"
+        client.get(url)
+        cache.clear()
+        with django_assert_num_queries(3):  # the game's state, the game, its rounds
+            assert client.get(url).status_code == 200
+        with django_assert_num_queries(1):  # the game's state only: the page is cached
+            assert client.get(url).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_cached_page_shows_a_new_round_at_once(client):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    url = f"/g/{game.edit_key}/"
+    assert "Round 1</h3>" not in client.get(url).content.decode()
+    client.post(url, {"number": 1, "save": "1", "hand_0": "3", "hand_1": "9"})
+    assert "Round 1</h3>" in client.get(url).content.decode()
+
+
+@pytest.mark.django_db
+def test_each_request_gets_its_own_csrf_token_in_the_cached_page(client):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    other = client.__class__()
+    first = client.get(f"/g/{game.edit_key}/").content.decode()
+    second = other.get(f"/g/{game.edit_key}/").content.decode()
+    token = first.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    assert token not in second and "csrf-token-of-this-request" not in first
+
+
+def test_precompressed_pieces_make_one_valid_gzip_member():
+    rng = random.Random(5)
+    for _ in range(50):
+        words = [rng.choice(["<td>", "Léa", "K♥", " ", "\n", "HOLE", "x" * rng.randint(0, 70)])]
+        choices = [*words, "<tr>", "HOLE", "é"]
+        page = "".join(rng.choice(choices) for _ in range(rng.randint(0, 400)))
+        token = secrets.token_urlsafe(rng.randint(1, 64)).encode()
+        built = PrecompressedPage.make(page.encode(), b"HOLE")
+        assert gzip.decompress(built.gzip(token)) == built.plain(token)
+        assert built.plain(token) == page.encode().replace(b"HOLE", token)
+
+
+def without_tokens(page: str) -> str:
+    """A page with its CSRF tokens blanked (each response masks the token afresh)."""
+    return re.sub(r'("X-CSRFToken": "|name="csrfmiddlewaretoken" value=")[^"]+', r"\1", page)
+
+
+@pytest.mark.django_db
+def test_the_sheet_is_sent_compressed_to_browsers_that_accept_it(client):
+    game = evening_game(30)
+    url = f"/g/{game.edit_key}/"
+    plain = client.get(url)
+    packed = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
+    page = gzip.decompress(packed.content).decode()
+    assert len(packed.content) < len(plain.content) / 5
+    assert without_tokens(page) == without_tokens(plain.content.decode())
+    assert len(packed.content) < 20_000  # the budget is 40 KB with CSS and JS
+
+
+# --- backup -------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_backup_then_restore_into_an_empty_database_loses_nothing(client, tmp_path):
+    games = [
+        store_game_file((EXAMPLES / f"{v}.game.json").read_bytes()) for v in ("tamoul", "dutch")
+    ]
+    open_ended = Game.objects.create(variant="tamalou", players=["Léa", "Marc"], first_dealer=1)
+    client.post(
+        f"/g/{open_ended.edit_key}/", {"number": 1, "save": "1", "hand_0": "3", "hand_1": "9"}
+    )
+    first = Round.objects.get(game=open_ended)
+    client.post(
+        f"/g/{open_ended.edit_key}/rounds/{first.pk}/edit/",
+        {"number": 1, "edits": 0, "save": "1", "hand_0": "4", "hand_1": "9"},
+    )
+    client.post(f"/g/{open_ended.edit_key}/end/")
+    games.append(open_ended)
+
+    def snapshot() -> list:
+        rows = []
+        for game in Game.objects.order_by("edit_key"):
+            rounds = list(game.live_rounds())
+            rows.append(
+                (
+                    game.edit_key,
+                    game.share_key,
+                    game.variant,
+                    game.players,
+                    game.settings,
+                    game.first_dealer,
+                    game.ended,
+                    game.created_at,
+                    game.updated_at,
+                    [(r.data, r.edits, r.created_at) for r in rounds],
+                    json.dumps(game.game_file(), sort_keys=True),
+                    repr(game.score()),
+                )
+            )
+        return rows
+
+    before = snapshot()
+    archive = tmp_path / "backup.zip"
+    out = io.StringIO()
+    call_command("backup_games", str(archive), stdout=out)
+    assert out.getvalue() == f"3 game(s) written to {archive}\n"
+    Game.objects.all().delete()
+    call_command("restore_games", str(archive), stdout=out)
+    assert snapshot() == before
+    assert Game.objects.get(edit_key=open_ended.edit_key).score().finished
+    assert client.get(f"/s/{games[0].share_key}/").status_code == 200  # the links still work
+
+
+@pytest.mark.django_db
+def test_restore_is_all_or_nothing(tmp_path):
+    store_game_file((EXAMPLES / "koubo.game.json").read_bytes())
+    archive = tmp_path / "backup.zip"
+    write_backup(archive)
+    with pytest.raises(GameError, match="already in this database"):
+        restore_backup(archive)
+    assert Game.objects.count() == 1
+    (tmp_path / "bad.zip").write_bytes(b"not a zip")
+    with pytest.raises(GameError, match="not a Tamalou Ref backup"):
+        restore_backup(tmp_path / "bad.zip")
+
+
+# --- two app servers ------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Browser:
+    def __init__(self) -> None:
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+
+    def get(self, url: str) -> str:
+        with self.opener.open(url, timeout=30) as response:
+            return response.read().decode()
+
+    def post(self, url: str, page: str, data: dict) -> str:
+        token = page.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+        body = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": token}).encode()
+        with self.opener.open(url, body, timeout=30) as response:
+            return response.read().decode()
+
+
+@pytest.fixture
+def two_servers(tmp_path):
+    """Two gunicorn servers, separate processes, one database: a load balancer's view."""
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in (*TEST_ONLY, "DATABASE_URL")},
+        **PRODUCTION,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "HTTPS": "0",
+        "STATIC_ROOT": str(tmp_path / "static"),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'shared.sqlite3'}",
+    }
+    if connection.vendor == "postgresql":
+        import psycopg
+
+        name = f"tamalou_two_servers_{os.getpid()}"
+        params = connection.settings_dict
+        admin = f"postgresql://{params['USER']}@{params['HOST']}:{params['PORT']}/postgres"
+        with psycopg.connect(admin, autocommit=True) as pg:
+            pg.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            pg.execute(f'CREATE DATABASE "{name}"')
+        env["DATABASE_URL"] = admin.rsplit("/", 1)[0] + "/" + name
+    for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True)
+    ports = [free_port(), free_port()]
+    servers = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "tamalou_ref.wsgi",
+                "-b",
+                f"127.0.0.1:{port}",
+                "--workers",
+                "1",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=env,
+        )
+        for port in ports
+    ]
+    try:
+        for port in ports:
+            for _ in range(100):
+                try:
+                    socket.create_connection(("127.0.0.1", port), 0.2).close()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+        yield [f"http://127.0.0.1:{port}" for port in ports]
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(10)
+        if connection.vendor == "postgresql":
+            with psycopg.connect(admin, autocommit=True) as pg:
+                pg.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+def test_requests_alternating_between_two_app_servers(two_servers):
+    a, b = two_servers
+    phone, other_phone = Browser(), Browser()
+    form = phone.get(f"{a}/new/tamalou/")
+    sheet = phone.post(
+        f"{a}/new/tamalou/", form, {"name_0": "Léa", "name_1": "Marc", "action": "create"}
+    )
+    key = sheet.split('action="/g/')[1].split("/")[0]
+    share = sheet.split('class="share-url">')[1].split("<")[0].replace("http://127.0.0.1", "")
+    share = share.split(":", 1)[1].split("/", 1)[1]
+
+    assert f"/g/{key}/" in phone.get(f"{b}/")  # the device's game list: a cookie, any server
+    viewer_before = other_phone.get(f"{a}/{share}")
+    assert "Manche 1</h3>" not in viewer_before
+
+    page = phone.get(f"{b}/g/{key}/")  # the form from server B, saved through server A
+    phone.post(f"{a}/g/{key}/", page, {"number": 1, "save": "1", "hand_0": "3", "hand_1": "9"})
+    for server in (a, b):  # no server shows a stale sheet, page or live part
+        assert "Manche 1</h3>" in other_phone.get(f"{server}/{share}")
+        assert "Manche 1</h3>" in phone.get(f"{server}/g/{key}/")
+        assert "Manche 1</h3>" in other_phone.get(f"{server}/{share}live/")

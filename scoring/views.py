@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from functools import lru_cache, wraps
 
 import segno
+from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.db import transaction
@@ -33,22 +34,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, retarget
 
 from scoring import engine, gamefile
+from scoring.device import device_games, remember
 from scoring.display import say
 from scoring.forms import PICKER_TARGET_PENALTY, NewGameForm, RoundForm, cards_of
 from scoring.models import Game, Round
 from scoring.precompressed import PrecompressedPage
 from scoring.variants import VARIANTS
-
-DEVICE_GAMES = "games"  # session key: edit keys of the games made or opened on this device
-MAX_DEVICE_GAMES = 60
-
-
-def remember(request: HttpRequest, game: Game) -> None:
-    """Put the game first in this device's list (the session cookie), if it is not already."""
-    known = request.session.get(DEVICE_GAMES, [])
-    if known[:1] != [game.edit_key]:
-        keys = [key for key in known if key != game.edit_key]
-        request.session[DEVICE_GAMES] = [game.edit_key, *keys][:MAX_DEVICE_GAMES]
 
 
 def game_for(key: str) -> Game:
@@ -66,7 +57,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    keys = request.session.get(DEVICE_GAMES, [])
+    keys = device_games(request)
     games = Game.objects.filter(edit_key__in=keys)
     summaries = []
     for game in games:
@@ -146,7 +137,7 @@ def new_game_variant(request: HttpRequest, variant: str) -> HttpResponse:
         settings=form.settings,
         first_dealer=form.first_dealer,
     )
-    remember(request, game)
+    remember(request, game.edit_key)
     return redirect("game", key=game.edit_key)
 
 
@@ -163,7 +154,7 @@ def import_game(request: HttpRequest) -> HttpResponse:
             except engine.GameError as problem:
                 error = say(problem)
             else:
-                remember(request, game)
+                remember(request, game.edit_key)
                 return redirect("game", key=game.edit_key)
     return render(request, "import_game.html", {"error": error}, status=400 if error else 200)
 
@@ -221,8 +212,13 @@ def sheet_context(
         for entry, engine_round, result, deal in zip(
             game.live_rounds(), game.engine_rounds(), sheet.rounds, deals, strict=False
         ):
+            shown = f"{entry.pk}|{entry.updated_at}|{entry.edits}|{deal[0]}|{result!r}"
             rows.append(
                 {
+                    # Everything this round's entry shows: its cache key. Adding a round
+                    # leaves the others' keys as they were; correcting one changes the
+                    # totals, so the keys of the rounds after it too.
+                    "key": hashlib.sha256(shown.encode()).hexdigest()[:32],
                     "entry": entry,
                     "result": result,
                     "round": engine_round,
@@ -398,9 +394,8 @@ def sheet_page(request: HttpRequest, link: str, key: str) -> HttpResponse:
         raise Http404
     pk, edit_key, state = found
     read_only = link == "share"
-    game = Game(pk=pk, edit_key=edit_key, state=state)  # just what a cache key needs
     if not read_only:
-        remember(request, game)
+        remember(request, edit_key)
 
     def context() -> dict:
         full = Game.objects.get(pk=pk)
@@ -408,13 +403,16 @@ def sheet_page(request: HttpRequest, link: str, key: str) -> HttpResponse:
         form = None if read_only else new_round_form(full, sheet)
         return sheet_context(request, full, sheet, form, read_only=read_only)
 
-    undo = request.session.get("undo")
+    undo = None
+    if settings.SESSION_COOKIE_NAME in request.COOKIES:  # only a deletion leaves a session
+        undo = request.session.get("undo")
     personal = len(messages.get_messages(request)) or (
         not read_only and undo and undo.get("game") == edit_key
     )
     if personal:
         return render(request, "game.html", context())
-    key = f"page:{game.version}:{get_language()}:{read_only}:{request.get_host()}:{request.path}"
+    version = f"{edit_key}.{state}"  # as Game.version
+    key = f"page:{version}:{get_language()}:{read_only}:{request.get_host()}:{request.path}"
     page = cache.get(key)
     if page is None:
         html = render_to_string("game.html", {**context(), "csrf_token": CSRF_PLACEHOLDER}, request)
@@ -437,7 +435,7 @@ def game_sheet(request: HttpRequest, key: str) -> HttpResponse:
     if request.method == "GET":
         return sheet_page(request, "edit", key)
     game = game_for(key)
-    remember(request, game)
+    remember(request, game.edit_key)
     sheet = game.score()
 
     if sheet.finished:
@@ -727,5 +725,5 @@ def game_rematch(request: HttpRequest, key: str) -> HttpResponse:
         settings=game.settings,
         first_dealer=(game.first_dealer + 1) % len(game.players),
     )
-    remember(request, rematch)
+    remember(request, rematch.edit_key)
     return redirect("game", key=rematch.edit_key)

@@ -79,6 +79,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "scoring.device.DeviceGamesMiddleware",
 ]
 
 ROOT_URLCONF = "tamalou_ref.urls"

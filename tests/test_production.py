@@ -10,10 +10,8 @@ import os
 import random
 import re
 import secrets
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from http.cookiejar import CookieJar
 from pathlib import Path
@@ -24,6 +22,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from bench.fixtures import evening_game
+from bench.servers import gunicorn
 from scoring.backup import restore_backup, write_backup
 from scoring.engine import GameError
 from scoring.models import Game, Round
@@ -222,12 +221,6 @@ def test_restore_is_all_or_nothing(tmp_path):
 # --- two app servers ------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 class Browser:
     def __init__(self) -> None:
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
@@ -266,39 +259,10 @@ def two_servers(tmp_path):
         env["DATABASE_URL"] = admin.rsplit("/", 1)[0] + "/" + name
     for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
         subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True)
-    ports = [free_port(), free_port()]
-    servers = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "tamalou_ref.wsgi",
-                "-b",
-                f"127.0.0.1:{port}",
-                "--workers",
-                "1",
-                "--log-level",
-                "warning",
-            ],
-            cwd=ROOT,
-            env=env,
-        )
-        for port in ports
-    ]
     try:
-        for port in ports:
-            for _ in range(100):
-                try:
-                    socket.create_connection(("127.0.0.1", port), 0.2).close()
-                    break
-                except OSError:
-                    time.sleep(0.1)
-        yield [f"http://127.0.0.1:{port}" for port in ports]
+        with gunicorn(env) as first, gunicorn(env) as second:
+            yield [first, second]
     finally:
-        for server in servers:
-            server.terminate()
-            server.wait(10)
         if connection.vendor == "postgresql":
             with psycopg.connect(admin, autocommit=True) as pg:
                 pg.execute(f'DROP DATABASE IF EXISTS "{name}"')

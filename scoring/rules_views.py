@@ -89,6 +89,7 @@ def rules_variant(request: HttpRequest, variant: str) -> HttpResponse:
         "values": values_table(rules),
         "cards": rules.deck(),
         "example": worked_example(rules),
+        "settled": rules.settled,
         "decisions": [*GENERAL_DECISIONS, *rules.decisions],
         "lookup": lookup,
     }

@@ -45,6 +45,7 @@ def test_every_rules_page_in_french(fr, variant):
     for title in ("Mise en place", "Un tour de jeu", "Compter une manche", "Fin de la partie"):
         assert title in page
     assert "Valeur des cartes" in page and "Ce que l’appli a tranché" in page
+    assert "Là où les règles d’origine divergent" in page
     assert "Set-up" not in page and "Scoring a round" not in page
 
 
@@ -56,6 +57,8 @@ def test_every_rules_page_in_english(client, variant):
     for title in ("Set-up", "A turn", "Scoring a round", "End of the game", "Card values"):
         assert title in page
     assert "Mise en place" not in page
+    settled = VARIANTS[variant].settled
+    assert settled and all(point.replace("'", "’") in page.replace("'", "’") for point in settled)
 
 
 def test_rules_fill_in_the_variant_threshold_and_call(client, fr):

@@ -216,6 +216,9 @@ class Variant:
     penalty_cards: ClassVar[bool] = False  # Dutch toulousain's capoté cards
     # What this app decided where RULES.md and the seeds are silent (shown on the rules page).
     decisions: ClassVar[tuple[str, ...]] = ()
+    # Questions the seed texts leave open or answer differently, as the project's rules settle
+    # them (shown on the rules page).
+    settled: ClassVar[tuple[str, ...]] = ()
     # How the game is played, section by section (keys of SECTIONS), for the rules page.
     rules: ClassVar[Mapping[str, str]] = {}
     powers: ClassVar[tuple[Power, ...]] = ()

@@ -70,6 +70,15 @@ class CaboBruxellois(Variant):
         ),
     }
     powers = TAMALOU_POWERS
+    settled = (
+        gettext_noop(
+            "A missed Cabo costs the caller 10 and everyone else scores 0 for that round."
+        ),
+        gettext_noop(
+            "A negative caller scores 0 and every other player adds the caller's negative "
+            "points to their own hand."
+        ),
+    )
     example = {
         "players": ["Léa", "Marc", "Nina"],
         "round": {

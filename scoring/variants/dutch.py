@@ -31,6 +31,12 @@ class Dutch(Variant):
     call_word = "Dutch"
     values = CardValues(numbers=range(2, 11), A=1, J=11, Q=12, K=RedBlack(red=0, black=20))
     defaults = {"rounds": None, "decks": 1}
+    settled = (
+        gettext_noop(
+            "Reaching 100 exactly already knocks a player out. If the last players all reach "
+            "100 in the same round, the one closest to 100 (the lowest total) wins; ties share."
+        ),
+    )
     decisions = (
         gettext_noop("Players who go out in the same round are listed in turn order."),
         gettext_noop("The call succeeds when the caller has strictly the lowest hand."),

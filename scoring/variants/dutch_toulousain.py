@@ -29,6 +29,12 @@ class DutchToulousain(Variant):
     values = CardValues(numbers=range(2, 11), A=1, J=11, Q=12, K=RedBlack(red=0, black=13))
     defaults = {"rounds": None, "decks": 1}
     penalty_cards = True
+    settled = (
+        gettext_noop(
+            "The dutcher's penalty cards count in the dutcher's hand for the round's scores and "
+            "for its winner."
+        ),
+    )
     decisions = (
         gettext_noop(
             "Without a dutcher, a tie goes to the tied player who comes first in turn order."

@@ -71,6 +71,12 @@ class Fontenaysien(Variant):
         ),
     }
     powers = TAMALOU_POWERS
+    settled = (
+        gettext_noop(
+            "Deck, card values and the call threshold (5) are Tamalou's; the game ends after the "
+            "round in which a total reaches the limit, and those players lose."
+        ),
+    )
     example = {
         "players": ["Léa", "Marc", "Nina"],
         "round": {

@@ -12,6 +12,12 @@ class Gabo(Tamalou):
     summary = gettext_noop("Tamalou's scoring, but you may call Gabo with 7 or less.")
     call_word = "Gabo"
     defaults = {**Tamalou.defaults, "call_threshold": 7}
+    settled = (
+        gettext_noop(
+            "Gabo is played with Tamalou's deck and values, jokers included; only the call "
+            "threshold differs (7)."
+        ),
+    )
     example = {
         "players": ["Léa", "Marc"],
         "round": {"hands": {"Léa": ["6S", "AD"], "Marc": ["8C"]}, "caller": "Léa"},

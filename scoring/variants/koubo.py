@@ -30,6 +30,11 @@ class Koubo(Variant):
     call_word = "Koubo"
     values = CardValues(numbers=range(7, 11), A=1, J=2, Q=3, K=RedBlack(red=0, black=11), JOKER=-1)
     defaults = {"rounds": 10, "decks": 1}
+    settled = (
+        gettext_noop(
+            "A caller who has as few points as someone else (a tie) is not right: hand + 20."
+        ),
+    )
     rules = {
         "setup": gettext_noop(
             "32 cards (ace, 7 to king) and 2 jokers. Each player gets 4 cards face down and "

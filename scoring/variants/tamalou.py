@@ -57,6 +57,16 @@ class Tamalou(Variant):
         ),
     }
     powers = TAMALOU_POWERS
+    settled = (
+        gettext_noop(
+            "The texts disagree on jokers: played here with 2 jokers worth 0 (one text counts "
+            "them 20; the joker value is a house setting)."
+        ),
+        gettext_noop(
+            "A caller tied with another player always loses; every player with as many points "
+            "as the caller or fewer scores 0."
+        ),
+    )
     example = {
         "players": ["Léa", "Marc", "Nina"],
         "round": {

@@ -45,6 +45,15 @@ class Tamoul(Variant):
     )
     defaults = {"rounds": None, "call_threshold": Fraction(13, 2), "decks": 1}
     half_points = True
+    settled = (
+        gettext_noop(
+            "When a contre-Tamoul is right, the caller scores just their hand, without the +20."
+        ),
+        gettext_noop(
+            "A total of exactly 100 falls back to 50 after the round; the game ends only when a "
+            "total goes over 100."
+        ),
+    )
     counter_call = True
     decisions = (
         gettext_noop(

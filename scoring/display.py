@@ -33,8 +33,6 @@ def points(value: Fraction | int | None) -> str:
 
 def say(what: Note | GameError) -> str:
     """A note or a refusal in the reader's language; a refusal with its round and player."""
-    if isinstance(what, GameError):
-        return what.render(translate=gettext, number=points)
     return what.render(translate=gettext, number=points)
 
 

@@ -82,7 +82,7 @@ class RoundForm(forms.Form):
     def __init__(self, *args, game, players_in_round, number, editing=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.game = game
-        self.variant: Variant = VARIANTS[game.variant](**engine_settings(game))
+        self.variant: Variant = VARIANTS[game.variant](**game.effective_settings())
         self.players_in_round = list(players_in_round)
         self.round_number = number
         self.editing = editing
@@ -335,10 +335,6 @@ class RoundForm(forms.Form):
                     field = f"penalty_points_{row}"
                     break
         self.add_error(field, say_detail(error) if field else say(error))
-
-
-def engine_settings(game) -> dict:
-    return game.effective_settings()
 
 
 class NewGameForm(forms.Form):

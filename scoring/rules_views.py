@@ -86,6 +86,7 @@ def rules_variant(request: HttpRequest, variant: str) -> HttpResponse:
         "variant": rules,
         "sections": rules.rule_texts(),
         "powers": [(power_label(power), power.text) for power in rules.powers],
+        "power_rules": rules.power_rules,
         "values": values_table(rules),
         "cards": rules.deck(),
         "example": worked_example(rules),

@@ -84,6 +84,13 @@ def test_values_table_is_the_engines(client, variant):
         assert shown == ([float(red)] if red == black else [float(red), float(black)])
 
 
+def test_tamalou_says_what_a_misused_power_costs(client, fr):
+    assert "the turn is cancelled and the player draws a penalty card" in text(
+        client.get("/rules/gabo/")
+    )
+    assert "le tour est annulé" in text(fr.get("/rules/tamalou/"))
+
+
 def test_koubo_values_table_has_no_2_to_6(client):
     page = client.get("/rules/koubo/").content.decode()
     assert 'data-rank="7"' in page and 'data-rank="6"' not in page and 'data-rank="2"' not in page

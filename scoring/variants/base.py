@@ -222,6 +222,7 @@ class Variant:
     # How the game is played, section by section (keys of SECTIONS), for the rules page.
     rules: ClassVar[Mapping[str, str]] = {}
     powers: ClassVar[tuple[Power, ...]] = ()
+    power_rules: ClassVar[tuple[str, ...]] = ()  # how powers are used, beside the list
     # A round the rules page scores with the engine: players in turn order and the round
     # as the game file writes it.
     example: ClassVar[Mapping[str, object]] = {}

@@ -71,6 +71,7 @@ class Fontenaysien(Variant):
         ),
     }
     powers = TAMALOU_POWERS
+    power_rules = Tamalou.power_rules
     settled = (
         gettext_noop(
             "Deck, card values and the call threshold (5) are Tamalou's; the game ends after the "

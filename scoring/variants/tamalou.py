@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scoring.notes import gettext_noop, names, note
 from scoring.variants.base import (
+    MISUSED_POWER,
     QUICK_DISCARD,
     TAMALOU_POWERS,
     TURN,
@@ -57,6 +58,7 @@ class Tamalou(Variant):
         ),
     }
     powers = TAMALOU_POWERS
+    power_rules = (MISUSED_POWER,)
     settled = (
         gettext_noop(
             "The texts disagree on jokers: played here with 2 jokers worth 0 (one text counts "

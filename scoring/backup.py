@@ -15,7 +15,7 @@ from django.db import transaction
 
 from scoring import engine, gamefile
 from scoring.engine import GameError
-from scoring.models import Game, Round
+from scoring.models import Game
 
 MANIFEST = "manifest.json"
 FORMAT = "tamalou-ref.backup/1"
@@ -75,25 +75,16 @@ def restore_game(archive: zipfile.ZipFile, entry: dict) -> None:
     engine.score_game(engine.Game(parsed.variant, parsed.players, parsed.rounds, settings))
     if Game.objects.filter(edit_key=entry["edit_key"]).exists():
         raise GameError("the game {file} is already in this database.", file=entry["file"])
-    canonical = gamefile.game_to_json(parsed)
-    game = Game.objects.create(
+    Game.objects.store(
+        parsed,
+        rounds=[
+            {"edits": r["edits"], "created_at": datetime.fromisoformat(r["created_at"])}
+            for r in entry["rounds"]
+        ],
         edit_key=entry["edit_key"],
         share_key=entry["share_key"],
-        variant=parsed.variant,
-        players=list(engine.check_players(parsed.players)),
-        settings=canonical.get("settings", {}),
         first_dealer=entry["first_dealer"],
         ended=entry["ended"],
         created_at=datetime.fromisoformat(entry["created_at"]),
         updated_at=datetime.fromisoformat(entry["updated_at"]),
-    )
-    Round.objects.bulk_create(
-        Round(
-            game=game,
-            position=n,
-            data=data,
-            edits=extra["edits"],
-            created_at=datetime.fromisoformat(extra["created_at"]),
-        )
-        for n, (data, extra) in enumerate(zip(canonical["rounds"], entry["rounds"], strict=True), 1)
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 
 from django.core.cache import cache
-from django.db import connection, models
+from django.db import connection, models, transaction
 from django.utils import timezone
 
 from scoring import engine, gamefile
@@ -37,6 +37,24 @@ class GameManager(models.Manager):
         with connection.cursor() as cursor:
             cursor.execute(sql, [key])
             return cursor.fetchone()
+
+    def store(self, parsed: engine.Game, rounds: list[dict] | None = None, **fields) -> Game:
+        """Store a checked game file as a game and its rounds, in their canonical form.
+        ``rounds`` gives each round's extra fields (a restored backup's); ``fields`` the game's."""
+        canonical = gamefile.game_to_json(parsed)
+        extras = rounds or [{} for _ in canonical["rounds"]]
+        with transaction.atomic():
+            game = self.create(
+                variant=parsed.variant,
+                players=list(engine.check_players(parsed.players)),
+                settings=canonical.get("settings", {}),
+                **fields,
+            )
+            Round.objects.bulk_create(
+                Round(game=game, position=n, data=data, **extra)
+                for n, (data, extra) in enumerate(zip(canonical["rounds"], extras, strict=True), 1)
+            )
+        return game
 
 
 class Game(models.Model):
@@ -65,9 +83,13 @@ class Game(models.Model):
 
     @property
     def version(self) -> str:
-        """This game as stored now, for cache keys (its own key too: rows migrated from before
+        return self.version_of(self.edit_key, self.state)
+
+    @staticmethod
+    def version_of(edit_key: str, state: str) -> str:
+        """A game as stored now, for cache keys (its own key too: rows migrated from before
         ``state`` existed share one initial token)."""
-        return f"{self.edit_key}.{self.state}"
+        return f"{edit_key}.{state}"
 
     def live_rounds(self) -> list[Round]:
         """The rounds in order, read once for this loaded game (``refresh_from_db`` rereads)."""

@@ -163,17 +163,7 @@ def store_game_file(data: bytes | str) -> Game:
     """Check a game file with the engine and store it whole, or refuse it whole."""
     parsed = gamefile.read_game(data)
     engine.score_game(parsed)
-    canonical = gamefile.game_to_json(parsed)
-    players = list(engine.check_players(parsed.players))
-    with transaction.atomic():
-        game = Game.objects.create(
-            variant=parsed.variant, players=players, settings=canonical.get("settings", {})
-        )
-        Round.objects.bulk_create(
-            Round(game=game, position=n, data=entry)
-            for n, entry in enumerate(canonical["rounds"], 1)
-        )
-    return game
+    return Game.objects.store(parsed)
 
 
 # --- the sheet and its rounds ------------------------------------------------------------
@@ -352,10 +342,16 @@ def locked(game: Game):
         game.changed()
 
 
-def check_whole_game(game: Game, rounds: list[Round], extra: engine.Round | None = None):
-    """Score the game as it would be stored; a GameError refuses the change."""
-    entries = [r.as_engine_round(n) for n, r in enumerate(rounds, 1)]
-    if extra is not None:
+def check_whole_game(
+    game: Game,
+    rounds: list[Round],
+    extra: engine.Round | None = None,
+    replacing: Round | None = None,
+):
+    """Score the game as it would be stored: ``rounds`` with ``extra`` in place of
+    ``replacing``, or after them. A GameError refuses the change."""
+    entries = [extra if r == replacing else r.as_engine_round(n) for n, r in enumerate(rounds, 1)]
+    if extra is not None and replacing is None:
         entries.append(extra)
     return engine.score_game(game.as_engine_game(entries))
 
@@ -411,7 +407,7 @@ def sheet_page(request: HttpRequest, link: str, key: str) -> HttpResponse:
     )
     if personal:
         return render(request, "game.html", context())
-    version = f"{edit_key}.{state}"  # as Game.version
+    version = Game.version_of(edit_key, state)
     key = f"page:{version}:{get_language()}:{read_only}:{request.get_host()}:{request.path}"
     page = cache.get(key)
     if page is None:
@@ -596,10 +592,7 @@ def round_edit(request: HttpRequest, key: str, round_id: int) -> HttpResponse:
                 current = next((r for r in rounds if r.pk == entry.pk), None)
                 if current is None or current.edits != form.cleaned_data.get("edits"):
                     raise Conflict
-                index = rounds.index(current)
-                entries = [r.as_engine_round(n) for n, r in enumerate(rounds, 1)]
-                entries[index] = form.round
-                engine.score_game(game.as_engine_game(entries))
+                check_whole_game(game, rounds, form.round, replacing=current)
                 Round.objects.filter(pk=entry.pk).update(
                     data=gamefile.round_to_json(form.round),
                     edits=current.edits + 1,

@@ -86,7 +86,7 @@ def test_new_game_refuses_bad_players_and_creates_nothing(client, names, message
 def test_new_game_refuses_a_setting_out_of_range(client):
     data = {"name_0": "Léa", "name_1": "Marc", "rounds": "0", "action": "create"}
     page = client.post("/new/tamalou/", data).content.decode()
-    assert "greater than or equal to 1" in page or "supérieure ou égale à 1" in page
+    assert "Ensure this value is greater than or equal to 1." in page
     assert not Game.objects.exists()
 
 

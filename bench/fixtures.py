@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from scoring.models import Game, Round
-from scoring.variants import VARIANTS
+from scoring.referee.variants import VARIANTS
 
 PLAYERS = ["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé", "Inès", "Hugo"]
 

@@ -13,9 +13,9 @@ from datetime import datetime
 
 from django.db import transaction
 
-from scoring import engine, gamefile
-from scoring.engine import GameError
 from scoring.models import Game
+from scoring.referee import engine, gamefile
+from scoring.referee.engine import GameError
 
 MANIFEST = "manifest.json"
 FORMAT = "tamalou-ref.backup/1"
@@ -72,7 +72,7 @@ def restore_game(archive: zipfile.ZipFile, entry: dict) -> None:
     settings = dict(parsed.settings)
     if entry["ended"]:
         settings["rounds"] = max(len(parsed.rounds), 1)
-    engine.score_game(engine.Game(parsed.variant, parsed.players, parsed.rounds, settings))
+    engine.score_game(engine.GameEntry(parsed.variant, parsed.players, parsed.rounds, settings))
     if Game.objects.filter(edit_key=entry["edit_key"]).exists():
         raise GameError("the game {file} is already in this database.", file=entry["file"])
     Game.objects.store(

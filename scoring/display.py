@@ -8,8 +8,8 @@ from fractions import Fraction
 from django.utils import formats
 from django.utils.translation import gettext
 
-from scoring.engine import GameError
-from scoring.notes import Note, gettext_noop
+from scoring.referee.engine import GameError
+from scoring.referee.notes import Note, gettext_noop
 
 RANK_NAMES = {
     "A": gettext_noop("Ace"),

@@ -18,13 +18,13 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring import engine
-from scoring.cards import Card, UnknownCard, parse_card
 from scoring.display import say, say_detail
-from scoring.engine import GameError, Penalty
-from scoring.notes import gettext_noop
-from scoring.variants import VARIANTS, Variant
-from scoring.variants.base import Play
+from scoring.referee import engine
+from scoring.referee.cards import Card, UnknownCard, parse_card
+from scoring.referee.engine import GameError, Penalty
+from scoring.referee.notes import gettext_noop
+from scoring.referee.variants import VARIANTS, Variant
+from scoring.referee.variants.base import Play
 
 NUMBER = re.compile(r"^[+-]?\d{1,6}(?:[.,]\d{1,6})?$")
 PICKER_TARGET_PENALTY = "pc"
@@ -291,7 +291,7 @@ class RoundForm(forms.Form):
             penalty_cards = parsed
         if self.errors:
             return data
-        self.round = engine.Round(
+        self.round = engine.RoundEntry(
             hands=hands,
             caller=data.get("caller") or None,
             counter_caller=data.get("counter_caller") or None,

@@ -13,8 +13,8 @@ from django.core.cache import cache
 from django.db import connection, models, transaction
 from django.utils import timezone
 
-from scoring import engine, gamefile
-from scoring.variants import VARIANTS
+from scoring.referee import engine, gamefile
+from scoring.referee.variants import VARIANTS
 
 
 def new_key() -> str:
@@ -38,7 +38,7 @@ class GameManager(models.Manager):
             cursor.execute(sql, [key])
             return cursor.fetchone()
 
-    def store(self, parsed: engine.Game, rounds: list[dict] | None = None, **fields) -> Game:
+    def store(self, parsed: engine.GameEntry, rounds: list[dict] | None = None, **fields) -> Game:
         """Store a checked game file as a game and its rounds, in their canonical form.
         ``rounds`` gives each round's extra fields (a restored backup's); ``fields`` the game's."""
         canonical = gamefile.game_to_json(parsed)
@@ -109,7 +109,7 @@ class Game(models.Model):
             settings["rounds"] = max(len(self.live_rounds()), 1)
         return settings
 
-    def engine_rounds(self) -> list[engine.Round]:
+    def engine_rounds(self) -> list[engine.RoundEntry]:
         """The stored rounds as the engine reads them, parsed once for this loaded game."""
         if not hasattr(self, "_engine_rounds"):
             self._engine_rounds = [
@@ -117,10 +117,10 @@ class Game(models.Model):
             ]
         return self._engine_rounds
 
-    def as_engine_game(self, rounds: list[engine.Round] | None = None) -> engine.Game:
+    def as_engine_game(self, rounds: list[engine.RoundEntry] | None = None) -> engine.GameEntry:
         if rounds is None:
             rounds = self.engine_rounds()
-        return engine.Game(
+        return engine.GameEntry(
             variant=self.variant,
             players=tuple(self.players),
             rounds=tuple(rounds),
@@ -173,5 +173,5 @@ class Round(models.Model):
     def __str__(self) -> str:
         return f"round at {self.position} of game {self.game_id}"
 
-    def as_engine_round(self, number: int) -> engine.Round:
+    def as_engine_round(self, number: int) -> engine.RoundEntry:
         return gamefile.round_from_json(self.data, number)

@@ -10,11 +10,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from scoring import engine, gamefile
-from scoring.cards import JOKER, SUIT_SYMBOLS, UnknownCard, parse_card
 from scoring.display import rank_name
-from scoring.variants import VARIANTS, Variant
-from scoring.variants.base import GENERAL_DECISIONS, Power
+from scoring.referee import engine, gamefile
+from scoring.referee.cards import JOKER, SUIT_SYMBOLS, UnknownCard, parse_card
+from scoring.referee.variants import VARIANTS, Variant
+from scoring.referee.variants.base import GENERAL_DECISIONS, Power
 
 
 def power_label(power: Power) -> str:
@@ -42,7 +42,7 @@ def values_table(variant: Variant) -> list[dict]:
 def worked_example(variant: Variant) -> dict:
     players = variant.example["players"]
     entry = gamefile.round_from_json(variant.example["round"], 1)
-    sheet = engine.score_game(engine.Game(variant.key, tuple(players), (entry,)))
+    sheet = engine.score_game(engine.GameEntry(variant.key, tuple(players), (entry,)))
     result = sheet.rounds[0]
     return {
         "round": entry,

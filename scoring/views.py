@@ -33,13 +33,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, retarget
 
-from scoring import engine, gamefile
 from scoring.device import device_games, remember
 from scoring.display import say
 from scoring.forms import PICKER_TARGET_PENALTY, NewGameForm, RoundForm, cards_of
 from scoring.models import Game, Round
 from scoring.precompressed import PrecompressedPage
-from scoring.variants import VARIANTS
+from scoring.referee import engine, gamefile
+from scoring.referee.variants import VARIANTS
 
 
 def game_for(key: str) -> Game:
@@ -345,7 +345,7 @@ def locked(game: Game):
 def check_whole_game(
     game: Game,
     rounds: list[Round],
-    extra: engine.Round | None = None,
+    extra: engine.RoundEntry | None = None,
     replacing: Round | None = None,
 ):
     """Score the game as it would be stored: ``rounds`` with ``extra`` in place of

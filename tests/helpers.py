@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scoring.cards import parse_card
-from scoring.engine import Game, Penalty, Round, ScoreSheet, score_game
+from scoring.referee.cards import parse_card
+from scoring.referee.engine import GameEntry, Penalty, RoundEntry, ScoreSheet, score_game
 
 
 def hand(spec: str | int | float | Fraction):
@@ -15,7 +15,7 @@ def hand(spec: str | int | float | Fraction):
 
 
 def rnd(hands: dict, caller=None, counter=None, emptied=(), penalties=(), penalty_cards=""):
-    return Round(
+    return RoundEntry(
         hands={player: hand(spec) for player, spec in hands.items()},
         caller=caller,
         counter_caller=counter,
@@ -25,9 +25,9 @@ def rnd(hands: dict, caller=None, counter=None, emptied=(), penalties=(), penalt
     )
 
 
-def play(variant: str, players: str, *rounds: Round, **settings) -> ScoreSheet:
+def play(variant: str, players: str, *rounds: RoundEntry, **settings) -> ScoreSheet:
     """Score a game; ``players`` is a space-separated list of names."""
-    return score_game(Game(variant, tuple(players.split()), tuple(rounds), settings))
+    return score_game(GameEntry(variant, tuple(players.split()), tuple(rounds), settings))
 
 
 def last(sheet: ScoreSheet):

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from scoring.engine import GameError, score_game
-from scoring.gamefile import read_game
+from scoring.referee.engine import GameError, score_game
+from scoring.referee.gamefile import read_game
 from tests.helpers import play, rnd
 
 GOOD = {

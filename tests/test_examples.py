@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring.engine import score_game
-from scoring.gamefile import dumps, game_to_json, read_game, sheet_to_json
+from scoring.referee.engine import score_game
+from scoring.referee.gamefile import dumps, game_to_json, read_game, sheet_to_json
 
 EXAMPLES = Path(__file__).parent / "examples"
 GAMES = sorted(EXAMPLES.glob("*.game.json"))
@@ -21,7 +21,7 @@ def expected_sheet(game_path: Path) -> dict:
 
 
 def test_there_is_an_example_for_every_variant():
-    from scoring.variants import VARIANTS
+    from scoring.referee.variants import VARIANTS
 
     assert {path.name.split(".")[0] for path in GAMES} == set(VARIANTS)
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from scoring.variants import VARIANTS
+from scoring.referee.variants import VARIANTS
 
 
 def test_home_page_says_what_the_app_is_and_lists_every_variant(client):

@@ -24,9 +24,9 @@ from django.db import connection
 from bench.fixtures import evening_game
 from bench.servers import gunicorn
 from scoring.backup import restore_backup, write_backup
-from scoring.engine import GameError
 from scoring.models import Game, Round
 from scoring.precompressed import PrecompressedPage
+from scoring.referee.engine import GameError
 from scoring.views import store_game_file
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,9 +9,9 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.engine import Game, GameError, Penalty, Round, score_game
-from scoring.gamefile import dumps, game_to_json, read_game, sheet_to_json
-from scoring.variants import VARIANTS
+from scoring.referee.engine import GameEntry, GameError, Penalty, RoundEntry, score_game
+from scoring.referee.gamefile import dumps, game_to_json, read_game, sheet_to_json
+from scoring.referee.variants import VARIANTS
 
 NAMES = ["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé"]
 PROPERTY_SETTINGS = settings(
@@ -26,15 +26,15 @@ def hand_value(variant, hand) -> Fraction:
 
 
 @st.composite
-def games(draw, variant_keys=tuple(VARIANTS)) -> Game:
+def games(draw, variant_keys=tuple(VARIANTS)) -> GameEntry:
     """A valid game: each round is built for the players still in, until the game ends."""
     key = draw(st.sampled_from(variant_keys))
     variant = VARIANTS[key]()
     rng = draw(st.randoms(use_true_random=False))
     players = tuple(rng.sample(NAMES, draw(st.integers(2, 5))))
-    rounds: list[Round] = []
+    rounds: list[RoundEntry] = []
     for _ in range(draw(st.integers(0, 6))):
-        sheet = score_game(Game(key, players, tuple(rounds)))
+        sheet = score_game(GameEntry(key, players, tuple(rounds)))
         if sheet.finished:
             break
         in_game = sheet.in_game
@@ -62,8 +62,8 @@ def games(draw, variant_keys=tuple(VARIANTS)) -> Game:
             mine = hand_value(variant, hands[caller])
             due = sum(1 for p in in_game if hand_value(variant, hands[p]) < mine)
             penalty_cards, deck = tuple(deck[:due]), deck[due:]
-        rounds.append(Round(hands, caller, counter, emptied, penalties, penalty_cards))
-    return Game(key, players, tuple(rounds))
+        rounds.append(RoundEntry(hands, caller, counter, emptied, penalties, penalty_cards))
+    return GameEntry(key, players, tuple(rounds))
 
 
 @PROPERTY_SETTINGS
@@ -87,11 +87,11 @@ def test_the_order_of_cards_in_a_hand_never_matters(game, random):
     def shuffled(hand):
         return tuple(random.sample(hand, len(hand))) if isinstance(hand, tuple) else hand
 
-    reordered = Game(
+    reordered = GameEntry(
         game.variant,
         game.players,
         tuple(
-            Round(
+            RoundEntry(
                 {p: shuffled(h) for p, h in entry.hands.items()},
                 entry.caller,
                 entry.counter_caller,

@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from scoring.cards import Card, parse_card
-from scoring.engine import GameError
-from scoring.variants import VARIANTS
+from scoring.referee.cards import Card, parse_card
+from scoring.referee.engine import GameError
+from scoring.referee.variants import VARIANTS
 from tests.helpers import F, last, play, rnd
 
 # --- cards and values --------------------------------------------------------

@@ -12,12 +12,11 @@ import pytest
 from django.core.management import call_command
 from django.test import Client, override_settings
 
-from scoring.cards import parse_card
-from scoring.engine import Game as EngineGame
-from scoring.engine import score_game
-from scoring.gamefile import round_from_json
 from scoring.models import Game
-from scoring.variants import VARIANTS
+from scoring.referee.cards import parse_card
+from scoring.referee.engine import GameEntry, score_game
+from scoring.referee.gamefile import round_from_json
+from scoring.referee.variants import VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"
@@ -135,7 +134,7 @@ def test_worked_example_is_scored_by_the_engine(client, variant):
     rules = VARIANTS[variant]
     example = rules.example
     sheet = score_game(
-        EngineGame(variant, tuple(example["players"]), (round_from_json(example["round"], 1),))
+        GameEntry(variant, tuple(example["players"]), (round_from_json(example["round"], 1),))
     )
     page = text(client.get(f"/rules/{variant}/"))
     for note in sheet.rounds[0].notes:

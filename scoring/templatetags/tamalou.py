@@ -8,8 +8,8 @@ from django import template
 from django.utils.html import format_html
 
 from scoring import display
-from scoring.cards import Card
-from scoring.notes import Note
+from scoring.referee.cards import Card
+from scoring.referee.notes import Note
 
 register = template.Library()
 

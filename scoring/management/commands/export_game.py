@@ -10,8 +10,8 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from scoring.gamefile import dumps
 from scoring.models import Game
+from scoring.referee.gamefile import dumps
 
 
 def find_game(reference: str) -> Game | None:

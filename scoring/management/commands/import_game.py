@@ -7,8 +7,8 @@ import sys
 from django.core.management.base import BaseCommand
 from django.urls import reverse
 
-from scoring.engine import GameError
 from scoring.management.commands.score_game import read_source
+from scoring.referee.engine import GameError
 from scoring.views import store_game_file
 
 

@@ -7,7 +7,7 @@ import sys
 from django.core.management.base import BaseCommand
 
 from scoring.backup import restore_backup
-from scoring.engine import GameError
+from scoring.referee.engine import GameError
 
 
 class Command(BaseCommand):

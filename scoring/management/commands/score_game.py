@@ -6,8 +6,8 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from scoring.engine import GameError, score_game
-from scoring.gamefile import MAX_FILE_BYTES, dumps, read_game, sheet_to_json
+from scoring.referee.engine import GameError, score_game
+from scoring.referee.gamefile import MAX_FILE_BYTES, dumps, read_game, sheet_to_json
 
 
 def read_source(path: str) -> bytes:

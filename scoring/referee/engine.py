@@ -14,10 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from scoring.cards import Card, format_points
-from scoring.notes import Note, Term, gettext_noop, note
-from scoring.variants import VARIANTS, Variant
-from scoring.variants.base import ZERO, Play, Standing
+from scoring.referee.cards import Card, format_points
+from scoring.referee.notes import Note, Term, gettext_noop, note
+from scoring.referee.variants import VARIANTS, Variant
+from scoring.referee.variants.base import ZERO, Play, Standing
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 MAX_NAME_LENGTH = 40
@@ -74,7 +74,7 @@ class Penalty:
 
 
 @dataclass(frozen=True)
-class Round:
+class RoundEntry:
     hands: Mapping[str, Hand]
     caller: str | None = None
     counter_caller: str | None = None
@@ -84,10 +84,10 @@ class Round:
 
 
 @dataclass(frozen=True)
-class Game:
+class GameEntry:
     variant: str
     players: tuple[str, ...]
-    rounds: tuple[Round, ...] = ()
+    rounds: tuple[RoundEntry, ...] = ()
     settings: Mapping[str, object] = field(default_factory=dict)
 
 
@@ -311,7 +311,7 @@ def hand_total(variant: Variant, hand: Hand, *, round: int, player: str) -> Frac
     return total
 
 
-def check_cards_once(variant: Variant, entry: Round, *, round: int) -> None:
+def check_cards_once(variant: Variant, entry: RoundEntry, *, round: int) -> None:
     """With one deck no card can be in two places in a round (two decks: twice)."""
     owners: dict[Card, list[str]] = {}
     for player, hand in entry.hands.items():
@@ -384,7 +384,7 @@ def check_player(
 
 def score_round(
     variant: Variant,
-    entry: Round,
+    entry: RoundEntry,
     *,
     number: int,
     everyone: Sequence[str],
@@ -555,7 +555,7 @@ def penalty_note(penalty: Penalty) -> Note:
 # --- the whole game ----------------------------------------------------------
 
 
-def score_game(game: Game) -> ScoreSheet:
+def score_game(game: GameEntry) -> ScoreSheet:
     """Check and score every round in order; the first fault stops it with a GameError."""
     variant = check_settings(game.variant, game.settings)
     players = check_players(game.players)

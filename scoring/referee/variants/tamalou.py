@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from scoring.notes import gettext_noop, names, note
-from scoring.variants.base import (
+from scoring.referee.notes import gettext_noop, names, note
+from scoring.referee.variants.base import (
     MISUSED_POWER,
     QUICK_DISCARD,
     TAMALOU_POWERS,

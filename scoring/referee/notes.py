@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from scoring.cards import format_points
+from scoring.referee.cards import format_points
 
 
 def gettext_noop(message: str) -> str:

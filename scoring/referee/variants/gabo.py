@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from scoring.notes import gettext_noop
-from scoring.variants.tamalou import Tamalou
+from scoring.referee.notes import gettext_noop
+from scoring.referee.variants.tamalou import Tamalou
 
 
 class Gabo(Tamalou):

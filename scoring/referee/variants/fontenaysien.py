@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scoring.notes import gettext_noop, names, note
-from scoring.variants.base import (
+from scoring.referee.notes import gettext_noop, names, note
+from scoring.referee.variants.base import (
     TAMALOU_POWERS,
     Outcome,
     Play,
@@ -13,7 +13,7 @@ from scoring.variants.base import (
     Variant,
     call_succeeds,
 )
-from scoring.variants.tamalou import Tamalou
+from scoring.referee.variants.tamalou import Tamalou
 
 # (highest hand total, round score), read top-down; anything higher scores 30.
 SCALE = ((0, -5), (5, 5), (10, 10), (15, 15))

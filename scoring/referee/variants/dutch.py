@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scoring.notes import gettext_noop, note
-from scoring.variants.base import (
+from scoring.referee.notes import gettext_noop, note
+from scoring.referee.variants.base import (
     SETUP_52,
     TURN,
     CardValues,

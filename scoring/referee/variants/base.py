@@ -14,8 +14,8 @@ from fractions import Fraction
 from functools import cached_property
 from typing import ClassVar
 
-from scoring.cards import JOKER, RANKS, Card, full_deck
-from scoring.notes import Note, gettext_noop, names, note
+from scoring.referee.cards import JOKER, RANKS, Card, full_deck
+from scoring.referee.notes import Note, gettext_noop, names, note
 
 ZERO = Fraction(0)
 

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from scoring.cards import UnknownCard, json_number, parse_card
-from scoring.engine import Game, GameError, Penalty, Round, ScoreSheet, clean_name
-from scoring.notes import Term, gettext_noop
+from scoring.referee.cards import UnknownCard, json_number, parse_card
+from scoring.referee.engine import GameEntry, GameError, Penalty, RoundEntry, ScoreSheet, clean_name
+from scoring.referee.notes import Term, gettext_noop
 
 GAME_FORMAT = "tamalou-ref.game/1"
 SHEET_FORMAT = "tamalou-ref.scoresheet/1"
@@ -68,8 +68,8 @@ def parse_json(data: bytes | str) -> object:
         ) from None
 
 
-def read_game(data: bytes | str) -> Game:
-    """A game file's text as a Game, its shape checked (the rules are checked when scored)."""
+def read_game(data: bytes | str) -> GameEntry:
+    """A game file's text as a GameEntry, its shape checked (the rules are checked when scored)."""
     return game_from_json(parse_json(data))
 
 
@@ -100,7 +100,7 @@ def _check_keys(data: Mapping, allowed: set[str], required: set[str], what: str,
         raise GameError(gettext_noop("{what} has no '{key}'."), what=Term(what), key=key, **where)
 
 
-def game_from_json(data: object) -> Game:
+def game_from_json(data: object) -> GameEntry:
     _expect(data, dict, gettext_noop("a game file"))
     _check_keys(data, GAME_KEYS, GAME_KEYS - {"settings"}, gettext_noop("the game file"))
     if data["format"] != GAME_FORMAT:
@@ -115,7 +115,7 @@ def game_from_json(data: object) -> Game:
     )
     players = _expect(data["players"], list, gettext_noop("the players"), field="players")
     rounds = _expect(data["rounds"], list, gettext_noop("the rounds"), field="rounds")
-    return Game(
+    return GameEntry(
         variant=variant,
         players=tuple(players),
         rounds=tuple(round_from_json(entry, number) for number, entry in enumerate(rounds, 1)),
@@ -142,7 +142,7 @@ def _card(code: object, **where: object):
         ) from None
 
 
-def round_from_json(data: object, number: int) -> Round:
+def round_from_json(data: object, number: int) -> RoundEntry:
     where = {"round": number}
     _expect(data, dict, gettext_noop("a round"), **where)
     _check_keys(data, ROUND_KEYS, {"hands"}, gettext_noop("the round"), **where)
@@ -183,7 +183,7 @@ def round_from_json(data: object, number: int) -> Round:
     cards = _expect(
         data.get("penalty_cards", []), list, "penalty_cards", field="penalty_cards", **where
     )
-    return Round(
+    return RoundEntry(
         hands=hands,
         caller=caller,
         counter_caller=optional_name("counter_caller"),
@@ -211,7 +211,7 @@ def _hand_json(hand: object) -> object:
     return _number_json(hand)
 
 
-def game_to_json(game: Game) -> dict[str, object]:
+def game_to_json(game: GameEntry) -> dict[str, object]:
     """The canonical game file: what export writes and import reads back unchanged."""
     data: dict[str, object] = {"format": GAME_FORMAT, "variant": game.variant}
     if game.settings:
@@ -221,7 +221,7 @@ def game_to_json(game: Game) -> dict[str, object]:
     return data
 
 
-def round_to_json(entry: Round) -> dict[str, object]:
+def round_to_json(entry: RoundEntry) -> dict[str, object]:
     data: dict[str, object] = {
         "hands": {player: _hand_json(hand) for player, hand in entry.hands.items()}
     }

@@ -347,7 +347,7 @@ class NewGameForm(forms.Form):
             label=gettext_lazy("Number of rounds"),
             required=False,
             min_value=1,
-            max_value=engine.MAX_ROUNDS,
+            max_value=999,
             help_text=gettext_lazy("Leave empty for an open-ended game.")
             if default is None
             else gettext_lazy("Default: %(default)s.") % {"default": default},

@@ -258,7 +258,7 @@ def sheet_context(
                 and sheet.totals[p] == low,
                 "winner": p in sheet.winners,
                 "loser": p in sheet.losers,
-                "reset": any(p in r.reset for r in sheet.rounds),
+                "reset": any(p in r.adjusted for r in sheet.rounds),
             }
             for p in standings
         ],

@@ -92,7 +92,7 @@ def test_round_after_the_game_has_ended():
 
 
 def test_half_point_outside_tamoul():
-    refuse(changed(rounds__0__hands={"Léa": 1.5, "Marc": 2}), "half points exist only in Tamoul")
+    refuse(changed(rounds__0__hands={"Léa": 1.5, "Marc": 2}), "there are no half points in Tamalou")
 
 
 def test_negative_total_where_no_card_is_negative():
@@ -184,10 +184,10 @@ def test_not_a_json_game_file(text, match):
         (changed(settings={"rounds": 0}), "rounds must be a whole number from 1"),
         (changed(settings={"rounds": True}), "rounds must be a whole number from 1"),
         (changed(settings={"rounds": 10**100}), "rounds must be a whole number from 1"),
-        (changed(settings={"decks": 3}), "decks must be 1 or 2"),
+        (changed(settings={"decks": 3}), "decks must be one of: 1, 2"),
         (changed(settings={"call_threshold": "5"}), "call_threshold must be a number"),
-        (changed(settings={"call_threshold": 5.5}), "half points exist only in Tamoul"),
-        (changed(settings={"joker_value": 1e9}), "between -100 and 100"),
+        (changed(settings={"call_threshold": 5.5}), "only whole points in this variant"),
+        (changed(settings={"joker_value": 1e9}), "must be a number from -100 to 100"),
         (changed(settings=[]), "the settings must be an object"),
     ],
 )

@@ -396,7 +396,7 @@ def test_counter_call_only_in_tamoul():
 def test_tamoul_total_of_exactly_100_falls_back_to_50():
     sheet = play("tamoul", "Léa Marc", rnd({"Léa": 60, "Marc": 1}), rnd({"Léa": 40, "Marc": 1}))
     assert sheet.totals == {"Léa": 50, "Marc": 2}
-    assert last(sheet).reset == ["Léa"] and not sheet.finished
+    assert last(sheet).adjusted == ["Léa"] and not sheet.finished
     assert "falls back to 50" in " ".join(map(str, last(sheet).notes))
 
 
@@ -407,10 +407,10 @@ def test_tamoul_game_ends_when_a_total_goes_over_100():
 
 
 def test_half_points_outside_tamoul_are_refused():
-    with pytest.raises(GameError, match="half points exist only in Tamoul") as error:
+    with pytest.raises(GameError, match="there are no half points in Tamalou") as error:
         play("tamalou", "Léa Marc", rnd({"Léa": 2.5, "Marc": 2}))
     assert (error.value.round, error.value.player) == (1, "Léa")
-    with pytest.raises(GameError, match="half points exist only in Tamoul"):
+    with pytest.raises(GameError, match="there are no half points in Dutch"):
         play("dutch", "Léa Marc", rnd({"Léa": 2, "Marc": 2}, penalties=[("Marc", 0.5)]))
 
 

@@ -222,7 +222,7 @@ def test_dutch_toulousain_says_how_many_penalty_cards_to_draw(client):
     save = {**data, "save": "1", "penalty_cards": "4D"}
     del save["choose"]
     page = client.post(url(game), save).content.decode()
-    assert "draws 2 penalty card(s), not 1" in page and not Round.objects.exists()
+    assert "who draws 2 penalty cards, not 1" in page and not Round.objects.exists()
     save["penalty_cards"] = "4D QC"
     assert client.post(url(game), save).status_code == 302
     assert Round.objects.get().data["penalty_cards"] == ["4D", "QC"]

@@ -15,13 +15,13 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from scoring.referee.cards import Card, format_points
-from scoring.referee.notes import Note, Term, gettext_noop, note
+from scoring.referee.house import MAX_ROUNDS, SettingError
+from scoring.referee.notes import Note, Term, english_plural, gettext_noop, note, plural_noop
 from scoring.referee.variants import VARIANTS, Variant
 from scoring.referee.variants.base import ZERO, Play, Standing
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 MAX_NAME_LENGTH = 40
-MAX_ROUNDS = 999
 MAX_REASON_LENGTH = 200
 MAX_PENALTY = Fraction(999)
 
@@ -50,8 +50,10 @@ class GameError(ValueError):
     def detail(self) -> str:
         return self.note.render()
 
-    def render(self, translate: Callable[[str], str] = str, number=format_points) -> str:
-        detail = self.note.render(translate, number)
+    def render(
+        self, translate: Callable[[str], str] = str, number=format_points, plural=english_plural
+    ) -> str:
+        detail = self.note.render(translate, number, plural)
         if self.round and self.player:
             where = translate(gettext_noop("Round {round}, {player}: {detail}"))
         elif self.round:
@@ -103,9 +105,9 @@ class RoundResult:
     winners: list[str]
     caller_succeeded: bool | None
     notes: list[Note]
-    knocked_out: list[str]  # Dutch: out after this round
-    reset: list[str]  # Tamoul: fell back from 100 to 50
-    penalty_cards_due: int  # Dutch toulousain: cards the dutcher had to draw
+    knocked_out: list[str]  # out of the game after this round
+    adjusted: list[str]  # whose running total the variant adjusted after this round
+    penalty_cards_due: int  # penalty cards the caller had to draw
     caller: str | None = None
 
 
@@ -185,7 +187,7 @@ def check_players(raw: Sequence[object]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def exact(value: object, *, halves: bool, what: str, **where: object) -> Fraction:
+def exact(value: object, *, variant: Variant, what: str, **where: object) -> Fraction:
     """A JSON or Python number as exact points: whole, or a half where the variant has halves."""
     if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
         raise GameError(gettext_noop("{what} must be a number."), what=Term(what), **where)
@@ -194,11 +196,12 @@ def exact(value: object, *, halves: bool, what: str, **where: object) -> Fractio
     number = Fraction(value)
     if number.denominator == 1:
         return number
-    if not halves:
+    if not variant.half_points:
         raise GameError(
-            gettext_noop("{what} is {value}: half points exist only in Tamoul."),
+            gettext_noop("{what} is {value}: there are no half points in {variant}."),
             what=Term(what),
             value=number,
+            variant=Term(variant.name),
             **where,
         )
     if number.denominator != 2:
@@ -212,7 +215,7 @@ def exact(value: object, *, halves: bool, what: str, **where: object) -> Fractio
 
 
 def check_settings(variant_key: str, raw: Mapping[str, object]) -> Variant:
-    """The variant with its house settings, each checked."""
+    """The variant with its house settings, each checked against the variant's declaration."""
     if variant_key not in VARIANTS:
         raise GameError(
             gettext_noop("unknown variant '{key}'; one of: {keys}."),
@@ -221,43 +224,21 @@ def check_settings(variant_key: str, raw: Mapping[str, object]) -> Variant:
             keys=", ".join(VARIANTS),
         )
     variant = VARIANTS[variant_key]
-    settings: dict[str, object] = {}
-    for name, value in raw.items():
-        where = {"field": f"settings.{name}"}
+    for name in raw:
         if name not in variant.defaults:
-            taken = ", ".join(variant.defaults)
             raise GameError(
                 gettext_noop("{key} takes no setting '{name}' (it takes: {taken})."),
                 key=variant_key,
                 name=name,
-                taken=taken,
-                **where,
+                taken=", ".join(variant.defaults),
+                field=f"settings.{name}",
             )
-        if name == "rounds":
-            if value is not None and (
-                isinstance(value, bool)
-                or not isinstance(value, int)
-                or not 1 <= value <= MAX_ROUNDS
-            ):
-                raise GameError(
-                    gettext_noop("rounds must be a whole number from 1 to {most}."),
-                    most=MAX_ROUNDS,
-                    **where,
-                )
-        elif name == "decks":
-            if isinstance(value, bool) or value not in (1, 2):
-                raise GameError(gettext_noop("decks must be 1 or 2."), **where)
-        elif name == "half_game":
-            if not isinstance(value, bool):
-                raise GameError(gettext_noop("half_game must be true or false."), **where)
-        elif name in ("call_threshold", "joker_value"):
-            value = exact(value, halves=variant.half_points, what=name, **where)
-            if abs(value) > 100:
-                raise GameError(
-                    gettext_noop("{name} must be between -100 and 100."), name=name, **where
-                )
-        settings[name] = value
-    return variant(**settings)
+    try:
+        return variant(**raw)
+    except SettingError as error:
+        raise GameError(
+            error.message, field=f"settings.{error.params['name']}", **error.params
+        ) from None
 
 
 # --- a round -----------------------------------------------------------------
@@ -276,7 +257,7 @@ def hand_total(variant: Variant, hand: Hand, *, round: int, player: str) -> Frac
                     **where,
                 )
         return sum((variant.value(card) for card in hand), ZERO)
-    total = exact(hand, halves=variant.half_points, what=gettext_noop("the hand total"), **where)
+    total = exact(hand, variant=variant, what=gettext_noop("the hand total"), **where)
     lowest, highest = variant.lowest_possible_hand, variant.highest_possible_hand
     if total < lowest:
         if lowest == 0:
@@ -465,9 +446,7 @@ def score_round(
     for penalty in entry.penalties:
         at = {**where, "player": penalty.player, "field": "penalties"}
         check_player(penalty.player, order, everyone, round=number, role="penalties")
-        points = exact(
-            penalty.points, halves=variant.half_points, what=gettext_noop("penalty points"), **at
-        )
+        points = exact(penalty.points, variant=variant, what=gettext_noop("penalty points"), **at)
         if points == 0:
             raise GameError(gettext_noop("penalty points cannot be 0."), **at)
         if abs(points) > MAX_PENALTY:
@@ -491,11 +470,13 @@ def score_round(
         )
     if len(entry.penalty_cards) != due:
         raise GameError(
-            gettext_noop(
-                "{due} player(s) had fewer points than the dutcher, who draws {due} "
-                "penalty card(s), not {given}."
+            plural_noop(
+                "{count} player had fewer points than the caller, who draws {count} "
+                "penalty card, not {given}.",
+                "{count} players had fewer points than the caller, who draws {count} "
+                "penalty cards, not {given}.",
             ),
-            due=due,
+            count=due,
             given=len(entry.penalty_cards),
             player=entry.caller,
             field="penalty_cards",
@@ -531,7 +512,7 @@ def score_round(
         caller_succeeded=outcome.caller_succeeded,
         notes=notes,
         knocked_out=[],
-        reset=[],
+        adjusted=[],
         penalty_cards_due=due,
         caller=entry.caller,
     )
@@ -581,31 +562,26 @@ def score_game(game: GameEntry) -> ScoreSheet:
             )
         result = score_round(variant, entry, number=number, everyone=players, in_game=in_game)
         notes = result.notes
-        reset: list[str] = []
+        adjusted: list[str] = []
         for p, score in result.scores.items():
-            adjusted, why = variant.adjust_total(p, totals[p] + score)
-            totals[p] = adjusted
+            totals[p], why = variant.adjust_total(p, totals[p] + score)
             if why is not None:
-                reset.append(p)
+                adjusted.append(p)
                 notes.append(why)
         partial = Standing(players, dict(totals), tuple(in_game), (), number)
         knocked_out = variant.knocked_out(partial)
         for p in knocked_out:
             in_game.remove(p)
             eliminated.append(p)
-            notes.append(
-                note(
-                    gettext_noop("{player} has {total}, reaches 100 and is out of the game."),
-                    player=p,
-                    total=totals[p],
-                )
-            )
+            notes.append(variant.knocked_out_note(p, totals[p]))
         standing = Standing(players, dict(totals), tuple(in_game), tuple(knocked_out), number)
         finished = variant.game_over(standing) or (
             variant.rounds is not None and number >= variant.rounds
         )
         results.append(
-            replace(result, totals=dict(totals), knocked_out=knocked_out, reset=reset, notes=notes)
+            replace(
+                result, totals=dict(totals), knocked_out=knocked_out, adjusted=adjusted, notes=notes
+            )
         )
 
     winners = variant.game_winners(standing) if finished else []

@@ -20,6 +20,24 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+class Plural(str):
+    """A template in its singular form that also knows its plural; the note's ``count``
+    value chooses between them (as ngettext does, in each language's own way)."""
+
+    plural: str
+
+
+def plural_noop(singular: str, plural: str) -> Plural:
+    """Mark a singular and plural template for translation (``make messages`` finds them)."""
+    text = Plural(singular)
+    text.plural = plural
+    return text
+
+
+def english_plural(singular: str, plural: str, count: int) -> str:
+    return singular if count == 1 else plural
+
+
 class Term(str):
     """A value inside a note that is itself a translatable word (a variant's name, a role)."""
 
@@ -33,8 +51,12 @@ class Note:
         self,
         translate: Callable[[str], str] = str,
         number: Callable[[Fraction], str] = format_points,
+        plural: Callable[[str, str, int], str] = english_plural,
     ) -> str:
         values = {key: _shown(value, translate, number) for key, value in self.params}
+        if isinstance(self.template, Plural):
+            count = dict(self.params)["count"]
+            return plural(self.template, self.template.plural, count).format(**values)
         return translate(self.template).format(**values)
 
     def __str__(self) -> str:

@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import ClassVar
 
 from scoring.referee.cards import JOKER, RANKS, Card, full_deck
+from scoring.referee.house import HouseSetting, defaults_of
 from scoring.referee.notes import Note, gettext_noop, names, note
 
 ZERO = Fraction(0)
@@ -209,10 +210,12 @@ class Variant:
     summary: ClassVar[str]  # one line, for the variant picker
     call_word: ClassVar[str]  # what the caller says: "Tamalou", "Gabo", …
     values: ClassVar[CardValues]
-    # The house settings this variant takes, with their defaults.
+    # The house settings this variant takes (see house.py); ``defaults`` is derived from them.
+    house_settings: ClassVar[tuple[HouseSetting, ...]]
     defaults: ClassVar[Mapping[str, object]]
     half_points: ClassVar[bool] = False
     counter_call: ClassVar[bool] = False  # Tamoul's contre-Tamoul
+    counter_call_word: ClassVar[str] = ""  # what the counter-caller says
     penalty_cards: ClassVar[bool] = False  # Dutch toulousain's capoté cards
     # What this app decided where RULES.md and the seeds are silent (shown on the rules page).
     decisions: ClassVar[tuple[str, ...]] = ()
@@ -227,11 +230,21 @@ class Variant:
     # as the game file writes it.
     example: ClassVar[Mapping[str, object]] = {}
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "house_settings" in cls.__dict__:
+            cls.defaults = defaults_of(cls.house_settings)
+
     def __init__(self, **settings: object) -> None:
-        unknown = set(settings) - set(self.defaults)
+        """The variant with these house settings, each checked against its declaration
+        (a SettingError says which is wrong; a name it does not take is a TypeError)."""
+        declared = {setting.name: setting for setting in self.house_settings}
+        unknown = set(settings) - set(declared)
         if unknown:
             raise TypeError(f"{self.key} takes no setting {sorted(unknown)}")
-        self.settings: dict[str, object] = {**self.defaults, **settings}
+        self.settings: dict[str, object] = dict(self.defaults)
+        for name, value in settings.items():
+            self.settings[name] = declared[name].check(value, halves=self.half_points)
 
     # --- the deck and its values -------------------------------------------
 
@@ -255,17 +268,15 @@ class Variant:
 
     @property
     def decks(self) -> int:
-        return int(self.settings.get("decks", 1))
+        return self.settings.get("decks", 1)
 
     @property
-    def threshold(self) -> Fraction | None:
-        value = self.settings.get("call_threshold")
-        return None if value is None else Fraction(value)
+    def threshold(self) -> Fraction | int | None:
+        return self.settings.get("call_threshold")
 
     @property
     def rounds(self) -> int | None:
-        value = self.settings.get("rounds")
-        return None if value is None else int(value)
+        return self.settings.get("rounds")
 
     def _all_cards_added(self, keep) -> Fraction:
         """Every card of the table's decks in one hand, counting only the values kept."""
@@ -304,6 +315,9 @@ class Variant:
         """How many penalty cards the caller must draw once the hands are in."""
         return 0
 
+    # Shown beside a player whose total was adjusted in the last round (Tamoul: "100 → 50").
+    adjustment_label: ClassVar[str] = ""
+
     def adjust_total(self, player: str, total: Fraction) -> tuple[Fraction, Note | None]:
         """A running total after the round's score is added (Tamoul's 100 → 50)."""
         return total, None
@@ -315,6 +329,11 @@ class Variant:
     def knocked_out(self, standing: Standing) -> list[str]:
         """The players who leave the game after this round (Dutch)."""
         return []
+
+    def knocked_out_note(self, player: str, total: Fraction) -> Note:
+        return note(
+            gettext_noop("{player} has {total} and is out of the game."), player=player, total=total
+        )
 
     # --- the end of the game ----------------------------------------------
 

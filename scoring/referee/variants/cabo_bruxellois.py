@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from scoring.referee.house import CALL_THRESHOLD, DECKS, ROUNDS
 from scoring.referee.notes import Note, gettext_noop, note
 from scoring.referee.variants.base import (
     TAMALOU_POWERS,
@@ -28,7 +29,7 @@ class CaboBruxellois(Variant):
     )
     call_word = "Cabo"
     values = CardValues(numbers=range(2, 11), A=1, J=11, Q=12, K=RedBlack(red=-2, black=13))
-    defaults = {"rounds": None, "call_threshold": 5, "decks": 1}
+    house_settings = (ROUNDS, CALL_THRESHOLD.but(default=5), DECKS)
     decisions = (
         gettext_noop(
             "A caller tied with another player pays no difference but the Cabo is not a success."

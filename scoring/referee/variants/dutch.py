@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scoring.referee.notes import gettext_noop, note
+from scoring.referee.house import DECKS, ROUNDS
+from scoring.referee.notes import Note, gettext_noop, note
 from scoring.referee.variants.base import (
     SETUP_52,
     TURN,
@@ -30,7 +31,7 @@ class Dutch(Variant):
     )
     call_word = "Dutch"
     values = CardValues(numbers=range(2, 11), A=1, J=11, Q=12, K=RedBlack(red=0, black=20))
-    defaults = {"rounds": None, "decks": 1}
+    house_settings = (ROUNDS, DECKS)
     settled = (
         gettext_noop(
             "Reaching 100 exactly already knocks a player out. If the last players all reach "
@@ -88,6 +89,13 @@ class Dutch(Variant):
 
     def knocked_out(self, standing: Standing) -> list[str]:
         return [p for p in standing.in_game if standing.totals[p] >= KNOCKOUT]
+
+    def knocked_out_note(self, player: str, total: Fraction) -> Note:
+        return note(
+            gettext_noop("{player} has {total}, reaches 100 and is out of the game."),
+            player=player,
+            total=total,
+        )
 
     def game_over(self, standing: Standing) -> bool:
         return len(standing.in_game) < 2

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scoring.referee.notes import gettext_noop, names, note
+from scoring.referee.house import DECKS, ROUNDS
+from scoring.referee.notes import gettext_noop, names, note, plural_noop
 from scoring.referee.variants.base import (
     CardValues,
     Outcome,
@@ -27,7 +28,7 @@ class DutchToulousain(Variant):
     )
     call_word = "Dutch"
     values = CardValues(numbers=range(2, 11), A=1, J=11, Q=12, K=RedBlack(red=0, black=13))
-    defaults = {"rounds": None, "decks": 1}
+    house_settings = (ROUNDS, DECKS)
     penalty_cards = True
     settled = (
         gettext_noop(
@@ -113,9 +114,11 @@ class DutchToulousain(Variant):
             if play.penalty_cards:
                 notes.append(
                     note(
-                        gettext_noop(
-                            "Dutch capoté: {count} player(s) had fewer points than {caller}, "
-                            "who drew {cards}; they count in the dutcher's hand: {total}."
+                        plural_noop(
+                            "Dutch capoté: {count} player had fewer points than {caller}, "
+                            "who drew {cards}; it counts in the dutcher's hand: {total}.",
+                            "Dutch capoté: {count} players had fewer points than {caller}, "
+                            "who drew {cards}; they count in the dutcher's hand: {total}.",
                         ),
                         count=len(play.penalty_cards),
                         caller=play.caller,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from scoring.referee.house import CALL_THRESHOLD, DECKS, JOKER_VALUE, ROUNDS, HouseSetting
 from scoring.referee.notes import gettext_noop, names, note
 from scoring.referee.variants.base import (
     TAMALOU_POWERS,
@@ -20,6 +21,12 @@ SCALE = ((0, -5), (5, 5), (10, 10), (15, 15))
 OVER_SCALE = 30
 EMPTIED = Fraction(-10)
 LIMIT, HALF_GAME_LIMIT = Fraction(100), Fraction(50)
+HALF_GAME = HouseSetting(
+    "half_game",
+    "flag",
+    default=False,
+    label=gettext_noop("Half game (ends at 50 and -25)"),
+)
 
 
 def on_scale(total: Fraction) -> Fraction:
@@ -37,13 +44,13 @@ class Fontenaysien(Variant):
     )
     call_word = "Tamalou"
     values = Tamalou.values
-    defaults = {
-        "rounds": None,
-        "call_threshold": 5,
-        "joker_value": 0,
-        "half_game": False,
-        "decks": 1,
-    }
+    house_settings = (
+        ROUNDS,
+        CALL_THRESHOLD.but(default=5),
+        JOKER_VALUE,
+        HALF_GAME,
+        DECKS,
+    )
     decisions = (
         gettext_noop("The round is won by the lowest round score."),
         gettext_noop(

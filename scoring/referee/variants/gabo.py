@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from scoring.referee.house import CALL_THRESHOLD, DECKS, JOKER_VALUE, ROUNDS
 from scoring.referee.notes import gettext_noop
 from scoring.referee.variants.tamalou import Tamalou
 
@@ -11,7 +12,7 @@ class Gabo(Tamalou):
     name = gettext_noop("Gabo")
     summary = gettext_noop("Tamalou's scoring, but you may call Gabo with 7 or less.")
     call_word = "Gabo"
-    defaults = {**Tamalou.defaults, "call_threshold": 7}
+    house_settings = (ROUNDS, CALL_THRESHOLD.but(default=7), JOKER_VALUE, DECKS)
     settled = (
         gettext_noop(
             "Gabo is played with Tamalou's deck and values, jokers included; only the call "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from scoring.referee.house import DECKS, ROUNDS
 from scoring.referee.notes import gettext_noop, note
 from scoring.referee.variants.base import (
     QUICK_DISCARD,
@@ -29,7 +30,7 @@ class Koubo(Variant):
     )
     call_word = "Koubo"
     values = CardValues(numbers=range(7, 11), A=1, J=2, Q=3, K=RedBlack(red=0, black=11), JOKER=-1)
-    defaults = {"rounds": 10, "decks": 1}
+    house_settings = (ROUNDS.but(default=10, help=""), DECKS)
     settled = (
         gettext_noop(
             "A caller who has as few points as someone else (a tie) is not right: hand + 20."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from scoring.referee.house import CALL_THRESHOLD, DECKS, JOKER_VALUE, ROUNDS
 from scoring.referee.notes import gettext_noop, names, note
 from scoring.referee.variants.base import (
     MISUSED_POWER,
@@ -29,7 +30,7 @@ class Tamalou(Variant):
     )
     call_word = "Tamalou"
     values = CardValues(numbers=range(2, 11), A=1, J=10, Q=10, K=RedBlack(red=0, black=15), JOKER=0)
-    defaults = {"rounds": None, "call_threshold": 5, "joker_value": 0, "decks": 1}
+    house_settings = (ROUNDS, CALL_THRESHOLD.but(default=5), JOKER_VALUE, DECKS)
     rules = {
         "setup": gettext_noop(
             "52 cards and 2 jokers, 2 to 8 players. The dealer gives each player 4 cards face "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from scoring.referee.house import CALL_THRESHOLD, DECKS, ROUNDS
 from scoring.referee.notes import Note, gettext_noop, note
 from scoring.referee.variants.base import (
     QUICK_DISCARD,
@@ -43,7 +44,7 @@ class Tamoul(Variant):
         Q=RedBlack(red=1, black=15),
         K=RedBlack(red=Fraction(1, 2), black=15),
     )
-    defaults = {"rounds": None, "call_threshold": Fraction(13, 2), "decks": 1}
+    house_settings = (ROUNDS, CALL_THRESHOLD.but(default=Fraction(13, 2)), DECKS)
     half_points = True
     settled = (
         gettext_noop(
@@ -55,6 +56,8 @@ class Tamoul(Variant):
         ),
     )
     counter_call = True
+    counter_call_word = "contre-Tamoul"
+    adjustment_label = "100 → 50"
     decisions = (
         gettext_noop(
             "A counter-caller with as many points as the caller is wrong: only fewer is right."

@@ -102,7 +102,7 @@ def measure_save(htmx: bool) -> float:
     games = [evening_game(29, seed=n) for n in range(40)]
     for game in games:
         client.get(f"/g/{game.edit_key}/", HTTP_HOST="127.0.0.1")
-    hands = {f"hand_{i}": str(i + 1) for i in range(len(PLAYERS))}
+    hands = {f"total_{i}": str(i + 1) for i in range(len(PLAYERS))}
     pending = iter(games)
 
     def save():

@@ -28,7 +28,7 @@ def write_backup(target) -> int:
         for game in Game.objects.order_by("pk").iterator():
             rounds = game.live_rounds()
             name = f"games/{game.edit_key}.game.json"
-            data = gamefile.game_to_json(game.as_engine_game())
+            data = gamefile.game_to_json(game.as_entry())
             data["settings"] = game.settings  # as stored: `ended` is kept apart
             if not data["settings"]:
                 del data["settings"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from django.utils import formats
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from scoring.referee.engine import GameError
 from scoring.referee.notes import Note, gettext_noop
@@ -33,12 +33,14 @@ def points(value: Fraction | int | None) -> str:
 
 def say(what: Note | GameError) -> str:
     """A note or a refusal in the reader's language; a refusal with its round and player."""
-    return what.render(translate=gettext, number=points)
+    return what.render(translate=gettext, number=points, plural=ngettext)
 
 
-def say_detail(error: GameError) -> str:
-    """A refusal without its round and player, for next to the field at fault."""
-    return error.note.render(translate=gettext, number=points)
+def say_detail(error: GameError, sentence: bool = True) -> str:
+    """A refusal without its round and player, for next to the field at fault: a sentence of
+    its own (capitalised), or the end of one."""
+    detail = error.note.render(translate=gettext, number=points, plural=ngettext)
+    return detail[:1].upper() + detail[1:] if sentence else detail
 
 
 def rank_name(rank: str) -> str:

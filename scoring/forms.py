@@ -1,61 +1,221 @@
 """Forms: a new game, and a round as the table enters it.
 
-The round form has a field per player holding card codes ("KH 3C") or a typed
-total; the card picker only edits those fields, so the same form works as
-plain HTML and with htmx. Validation is the engine's: the round is scored
-together with the rest of the game and the engine's message lands next to the
-field at fault.
+Every control is a form field rendered by Django's form machinery, so each has a
+name, a value and its errors from one place. A round form has, per player, a
+hidden field of card codes (filled by the card picker) and a visible field for
+a typed total (the numeric keypad); penalty points are a formset. The form only
+reads what was typed into a ``RoundEntry``; the referee checks the round with the
+whole game when it is saved (``Game.add_round``), and its refusal lands next to
+the field at fault (``add_referee_error``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
 
 from django import forms
+from django.forms.utils import ErrorDict, ErrorList
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from scoring.display import points as points_text
 from scoring.display import say, say_detail
 from scoring.referee import engine
 from scoring.referee.cards import Card, UnknownCard, parse_card
 from scoring.referee.engine import GameError, Penalty
-from scoring.referee.notes import gettext_noop
+from scoring.referee.house import HouseSetting
+from scoring.referee.numbers import NotANumber, parse_number
 from scoring.referee.variants import VARIANTS, Variant
 from scoring.referee.variants.base import Play
 
-NUMBER = re.compile(r"^[+-]?\d{1,6}(?:[.,]\d{1,6})?$")
-PICKER_TARGET_PENALTY = "pc"
-
-
-def parse_hand(text: str) -> tuple[Card, ...] | Fraction:
-    """Card codes separated by spaces or commas, or a number (``4,5`` as well as ``4.5``)."""
-    text = text.strip()
-    if NUMBER.match(text):
-        return Fraction(text.replace(",", "."))
-    cards = []
-    for code in re.split(r"[\s,;]+", text):
-        if not code:
-            continue
-        try:
-            cards.append(parse_card(code))
-        except UnknownCard:
-            raise GameError(
-                gettext_noop("unknown card {code} (codes look like 10H, KS, AD or JOKER)."),
-                code=code,
-            ) from None
-    return tuple(cards)
+PENALTY_TARGET = "pc"  # the picker's target for Dutch toulousain's penalty cards
 
 
 def cards_of(text: str) -> list[Card]:
-    """The cards a field holds so far, for the picker; a typed total holds none."""
-    try:
-        hand = parse_hand(text)
-    except GameError:
-        return []
-    return list(hand) if isinstance(hand, tuple) else []
+    """The cards of a field of card codes; a code that names no card is left out."""
+    cards = []
+    for code in re.split(r"[\s,;]+", text or ""):
+        if code:
+            try:
+                cards.append(parse_card(code))
+            except UnknownCard:
+                continue
+    return cards
+
+
+class NumberField(forms.Field):
+    """A number typed on the phone's numeric keypad: digits 0–9, a sign, ``.`` or ``,``
+    (``4,5`` as well as ``4.5``). Read by the one number parser every field uses."""
+
+    def __init__(self, *, whole: bool = False, max_length: int = 16, **kwargs) -> None:
+        kwargs.setdefault("required", False)
+        mode = "numeric" if whole else "decimal"
+        attrs = {"inputmode": mode, "autocomplete": "off", "maxlength": str(max_length)}
+        kwargs.setdefault("widget", forms.TextInput(attrs=attrs))
+        super().__init__(**kwargs)
+        self.whole, self.max_length = whole, max_length
+
+    def to_python(self, value) -> Fraction | None:
+        text = str(value or "").strip()
+        if not text:
+            return None
+        if len(text) > self.max_length:
+            raise forms.ValidationError(
+                _("Enter at most %(n)s characters.") % {"n": self.max_length}, code="long"
+            )
+        try:
+            number = parse_number(text)
+        except NotANumber:
+            raise forms.ValidationError(
+                _("Enter a number with the digits 0 to 9."), code="number"
+            ) from None
+        if self.whole and number.denominator != 1:
+            raise forms.ValidationError(_("Enter a whole number."), code="whole")
+        return number
+
+
+# --- a new game ----------------------------------------------------------------------
+
+
+def setting_field(setting: HouseSetting) -> forms.Field:
+    """The new-game form's field for a house setting, from its declaration."""
+    label = gettext_lazy(setting.label)
+    if setting.kind == "flag":
+        return forms.BooleanField(label=label, required=False)
+    if setting.kind == "choice":
+        return forms.TypedChoiceField(
+            label=label,
+            choices=[(key, gettext_lazy(text)) for key, text in setting.choices],
+            coerce=int,
+            initial=setting.default,
+            required=False,
+            empty_value=setting.default,
+            widget=forms.RadioSelect,
+        )
+    if setting.default is None:
+        help_text = gettext_lazy(setting.help)
+    else:
+        default = {"default": points_text(setting.default)}
+        if setting.kind == "points":
+            help_text = gettext_lazy("Default: %(default)s points.") % default
+        else:
+            help_text = gettext_lazy("Default: %(default)s.") % default
+    return NumberField(label=label, help_text=help_text, whole=setting.kind == "whole")
+
+
+class NewGameForm(forms.Form):
+    """Variant settings and 2–8 players in turn order; rows are added, removed, moved up."""
+
+    dealer = forms.TypedChoiceField(
+        choices=[(str(row), row) for row in range(engine.MAX_PLAYERS)],
+        coerce=int,
+        empty_value=0,
+        required=False,
+        widget=forms.HiddenInput,
+    )
+
+    def __init__(self, *args, variant: str, rows: int = 4, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.variant = VARIANTS[variant]
+        self.rows = rows
+        for row in range(rows):
+            label = gettext_lazy("Player %(n)s") % {"n": row + 1}
+            attrs = {"autocomplete": "off", "autocapitalize": "words", "placeholder": label}
+            self.fields[f"name_{row}"] = forms.CharField(
+                label=label,
+                required=False,
+                max_length=engine.MAX_NAME_LENGTH,
+                widget=forms.TextInput(attrs=attrs),
+            )
+        for setting in self.variant.house_settings:
+            self.fields[setting.name] = setting_field(setting)
+
+    @property
+    def dealer_row(self) -> int:
+        value = str(self["dealer"].value() or 0)
+        return int(value) if value.isascii() and value.isdigit() else 0
+
+    def name_fields(self):
+        return [self[f"name_{row}"] for row in range(self.rows)]
+
+    def setting_fields(self):
+        return [self[setting.name] for setting in self.variant.house_settings]
+
+    def clean(self):
+        data = super().clean()
+        kept = [
+            (row, data[f"name_{row}"].strip())
+            for row in range(self.rows)
+            if (data.get(f"name_{row}") or "").strip()
+        ]
+        try:
+            self.players = engine.check_players([name for _, name in kept])
+        except GameError as error:
+            position = dict(error.note.params).get("position")
+            field = f"name_{kept[position - 1][0]}" if position else None
+            self.add_error(field, say_detail(error))
+        settings = {}
+        for setting in self.variant.house_settings:
+            value = data.get(setting.name)
+            if value is None or value == "" or value == setting.default:
+                continue
+            if setting.kind == "flag" and not value:
+                continue
+            if isinstance(value, Fraction):
+                value = int(value) if value.denominator == 1 else float(value)
+            settings[setting.name] = value
+        try:
+            engine.check_settings(self.variant.key, settings)
+        except GameError as error:
+            field = (error.field or "").removeprefix("settings.")
+            self.add_error(field if field in self.fields else None, say_detail(error))
+        self.settings = settings
+        rows_kept = [row for row, _ in kept]
+        dealer = data.get("dealer") or 0
+        self.first_dealer = rows_kept.index(dealer) if dealer in rows_kept else 0
+        return data
+
+
+# --- a round ----------------------------------------------------------------------------
+
+
+class PenaltyForm(forms.Form):
+    """Penalty points given to one player in a round, with the reason."""
+
+    player = forms.ChoiceField(label=gettext_lazy("Player"), required=False)
+    points = NumberField(label=gettext_lazy("Points"), max_length=8)
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"),
+        required=False,
+        max_length=engine.MAX_REASON_LENGTH,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+    def __init__(self, *args, players: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [("", "—"), *((p, p) for p in players)]
+        self.fields["points"].widget.attrs["placeholder"] = "+2"
+        self.fields["reason"].widget.attrs["placeholder"] = _("Reason")
+
+    def clean(self):
+        data = super().clean()
+        player, points = data.get("player"), data.get("points")
+        reason = (data.get("reason") or "").strip()
+        if self.errors or not (player or points is not None or reason):
+            return data
+        if not player:
+            self.add_error("player", _("Choose who gets the penalty."))
+        if points is None:
+            self.add_error("points", _("Enter a number of points."))
+        if not self.errors:
+            self.penalty = Penalty(player, points, reason)
+        return data
+
+
+PenaltyFormSet = forms.formset_factory(PenaltyForm, extra=0, min_num=1, max_num=16)
 
 
 @dataclass
@@ -64,34 +224,40 @@ class HandView:
 
     seat: int
     name: str
-    field: forms.BoundField
+    cards_field: forms.BoundField
+    total_field: forms.BoundField
     cards: list[Card]
     total: Fraction | None
     is_target: bool
 
 
 class RoundForm(forms.Form):
-    """One round. ``game`` is the stored game; ``editing`` the round being corrected, if any."""
+    """One round of a stored game. ``number`` is the round's number; ``editing`` the stored
+    round being corrected, if any."""
 
-    number = forms.IntegerField(widget=forms.HiddenInput)
-    edits = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    edits = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
+    target = forms.CharField(widget=forms.HiddenInput, required=False, max_length=4)
     notice = ""  # why the form is shown again as saved elsewhere
     conflict: dict | None = None  # the round another phone saved first
-    target = forms.CharField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args, game, players_in_round, number, editing=None, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, data=None, *, game, number: int, editing=None, initial=None, **kwargs):
+        initial = {"number": number, **(initial or {})}
+        super().__init__(data, initial=initial, **kwargs)
         self.game = game
-        self.variant: Variant = VARIANTS[game.variant](**game.effective_settings())
-        self.players_in_round = list(players_in_round)
+        self.variant: Variant = game.rules()
         self.round_number = number
         self.editing = editing
+        self.players_in_round = game.players_in_round(number)
         self.seats = {name: game.players.index(name) for name in self.players_in_round}
-
         who = [(name, name) for name in self.players_in_round]
         for name, seat in self.seats.items():
-            self.fields[f"hand_{seat}"] = forms.CharField(
-                label=name, required=False, max_length=300
+            self.fields[f"cards_{seat}"] = forms.CharField(
+                required=False, max_length=400, widget=forms.HiddenInput
+            )
+            self.fields[f"total_{seat}"] = NumberField(label=name)
+            self.fields[f"total_{seat}"].widget.attrs.update(
+                {"enterkeyhint": "next", "placeholder": _("total")}
             )
         self.fields["caller"] = forms.ChoiceField(
             label=gettext_lazy("Who called?"),
@@ -101,7 +267,7 @@ class RoundForm(forms.Form):
         )
         if self.variant.counter_call:
             self.fields["counter_caller"] = forms.ChoiceField(
-                label=gettext_lazy("Contre-Tamoul by"),
+                label=_("%(call)s by") % {"call": self.variant.counter_call_word},
                 choices=[("", gettext_lazy("Nobody")), *who],
                 required=False,
                 widget=forms.RadioSelect,
@@ -112,328 +278,282 @@ class RoundForm(forms.Form):
             required=False,
             widget=forms.CheckboxSelectMultiple,
         )
-        for row in range(self.penalty_rows):
-            self.fields[f"penalty_player_{row}"] = forms.ChoiceField(
-                label=gettext_lazy("Player"), choices=[("", "—"), *who], required=False
-            )
-            self.fields[f"penalty_points_{row}"] = forms.CharField(
-                label=gettext_lazy("Points"),
-                required=False,
-                max_length=8,
-                widget=forms.TextInput(attrs={"inputmode": "decimal", "placeholder": "+2"}),
-            )
-            self.fields[f"penalty_reason_{row}"] = forms.CharField(
-                label=gettext_lazy("Reason"),
-                required=False,
-                max_length=200,
-                widget=forms.TextInput(attrs={"placeholder": gettext_lazy("Reason")}),
-            )
         if self.variant.penalty_cards:
             self.fields["penalty_cards"] = forms.CharField(
-                label=gettext_lazy("Penalty cards drawn by the dutcher"),
+                label=gettext_lazy("Penalty cards drawn by the caller"),
                 required=False,
-                max_length=300,
+                max_length=400,
+                widget=forms.HiddenInput,
             )
-
-    # --- what the picker and the page show --------------------------------------
-
-    @property
-    def penalty_rows(self) -> int:
-        source = self.data if self.is_bound else self.initial
-        filled = sum(1 for key in source if key.startswith("penalty_player_"))
-        return max(filled, 1)
-
-    def value(self, name: str) -> str:
-        return str(self[name].value() or "")
-
-    @cached_property
-    def picker_target(self) -> str:
-        """Whose cards the picker adds to: a seat number, or the penalty cards."""
-        target = self.value("target")
-        targets = {str(seat) for seat in self.seats.values()} | {PICKER_TARGET_PENALTY}
-        return target if target in targets else str(self.seats[self.players_in_round[0]])
-
-    @cached_property
-    def hands(self) -> list[HandView]:
-        views = []
-        for name, seat in self.seats.items():
-            text = self.value(f"hand_{seat}")
-            try:
-                hand = parse_hand(text) if text.strip() else None
-            except GameError:
-                hand = None
-            total = None
-            if isinstance(hand, tuple):
-                if all(self.variant.in_deck(card) for card in hand):
-                    total = sum((self.variant.value(card) for card in hand), Fraction(0))
-            elif hand is not None:
-                total = hand
-            field, is_target = self[f"hand_{seat}"], self.picker_target == str(seat)
-            views.append(HandView(seat, name, field, cards_of(text), total, is_target))
-        return views
-
-    def options(self, name: str) -> list[dict]:
-        """A choice field's options with whether each is chosen, for inputs written by hand
-        in the template (Django's widget templates cost most of the page's render time)."""
-        value = self[name].value()
-        chosen = {str(v) for v in value} if isinstance(value, list | tuple) else {str(value or "")}
-        return [
-            {"value": key, "label": label, "checked": str(key) in chosen, "id": f"id_{name}_{i}"}
-            for i, (key, label) in enumerate(self.fields[name].choices)
-        ]
-
-    def caller_options(self) -> list[dict]:
-        return self.options("caller")
-
-    def counter_caller_options(self) -> list[dict]:
-        return self.options("counter_caller")
-
-    def emptied_options(self) -> list[dict]:
-        return self.options("emptied")
-
-    def penalty_fields(self) -> list[dict]:
-        rows = []
-        for row in range(self.penalty_rows):
-            fields = {
-                part: self[f"penalty_{part}_{row}"] for part in ("player", "points", "reason")
-            }
-            errors = [error for field in fields.values() for error in field.errors]
-            rows.append({**fields, "errors": errors})
-        return rows
-
-    def penalty_card_list(self) -> list[Card]:
-        return cards_of(self.value("penalty_cards")) if self.variant.penalty_cards else []
-
-    def used_cards(self) -> dict[Card, int]:
-        used: dict[Card, int] = {}
-        for view in self.hands:
-            for card in view.cards:
-                used[card] = used.get(card, 0) + 1
-        for card in self.penalty_card_list():
-            used[card] = used.get(card, 0) + 1
-        return used
-
-    @cached_property
-    def picker_cards(self) -> list[tuple[Card, Fraction, bool]]:
-        """The deck in rank order, each card with its value and whether it is used up."""
-        used = self.used_cards()
-        cards = []
-        for card in self.variant.deck():
-            copies = self.variant.decks * (self.variant.values.jokers if card.is_joker else 1)
-            cards.append((card, self.variant.value(card), used.get(card, 0) >= copies))
-        return cards
-
-    @cached_property
-    def picker_key(self) -> str:
-        """Everything the picker grid depends on: its cache key."""
-        used = ",".join(card.code for card, _, spent in self.picker_cards if spent)
-        settings = (self.variant.decks, self.variant.settings.get("joker_value"))
-        return f"{self.variant.key}|{settings}|{self.picker_target}|{used}"
-
-    def penalty_cards_due(self) -> int | None:
-        """Dutch toulousain: how many cards the dutcher must draw, once the hands are in."""
-        caller = self.value("caller")
-        if not self.variant.penalty_cards or caller not in self.seats:
-            return None
-        totals = {view.name: view.total for view in self.hands}
-        if any(total is None for total in totals.values()):
-            return None
-        return self.variant.penalty_cards_due(
-            Play(order=tuple(self.players_in_round), totals=totals, caller=caller)
+        if data is not None and "penalty-TOTAL_FORMS" not in data:
+            # Posted without the formset's management form: count the rows that were sent.
+            rows = [re.match(r"penalty-(\d{1,2})-", key) for key in data]
+            data = data.copy()
+            data["penalty-TOTAL_FORMS"] = str(max((int(r[1]) + 1 for r in rows if r), default=0))
+            data["penalty-INITIAL_FORMS"] = "0"
+            self.data = data
+        penalty_initial = (initial or {}).get("penalties") or None
+        self.penalties = PenaltyFormSet(
+            data,
+            prefix="penalty",
+            initial=penalty_initial,
+            form_kwargs={"players": self.players_in_round},
         )
 
-    # --- validation ---------------------------------------------------------------
+    # --- round <-> form -------------------------------------------------------------
+
+    @staticmethod
+    def initial_for(game, entry: engine.RoundEntry, edits: int = 0) -> dict:
+        """The form's initial values showing a stored round (the inverse of ``clean``)."""
+        initial: dict = {"edits": edits}
+        for name, hand in entry.hands.items():
+            seat = game.players.index(name)
+            if isinstance(hand, tuple):
+                initial[f"cards_{seat}"] = " ".join(card.code for card in hand)
+            else:
+                initial[f"total_{seat}"] = points_text(Fraction(hand)).replace("−", "-")
+        initial["caller"] = entry.caller or ""
+        initial["counter_caller"] = entry.counter_caller or ""
+        initial["emptied"] = list(entry.emptied)
+        initial["penalties"] = [
+            {
+                "player": p.player,
+                "points": points_text(Fraction(p.points)).replace("−", "-"),
+                "reason": p.reason,
+            }
+            for p in entry.penalties
+        ]
+        initial["penalty_cards"] = " ".join(card.code for card in entry.penalty_cards)
+        return initial
 
     def clean(self):
         data = super().clean()
-        if self.errors:
+        penalties_valid = self.penalties.is_valid()
+        if self.errors or not penalties_valid:
             return data
+        if self.is_empty():
+            raise forms.ValidationError(_("Enter the hands first."), code="empty")
         hands: dict[str, object] = {}
+        emptied = data.get("emptied", [])
         for name, seat in self.seats.items():
-            text = data.get(f"hand_{seat}", "").strip()
-            if not text:
-                if name in data.get("emptied", []):
-                    hands[name] = ()
-                    continue
-                self.add_error(
-                    f"hand_{seat}",
-                    _("Enter %(name)s's cards or hand total.") % {"name": name},
-                )
-                continue
-            try:
-                hands[name] = parse_hand(text)
-            except GameError as error:
-                self.add_error(f"hand_{seat}", say_detail(error))
-        penalties = []
-        for row in range(self.penalty_rows):
-            player = data.get(f"penalty_player_{row}") or ""
-            points = (data.get(f"penalty_points_{row}") or "").strip()
-            reason = (data.get(f"penalty_reason_{row}") or "").strip()
-            if not player and not points:
-                continue
-            if not player:
-                self.add_error(f"penalty_player_{row}", _("Choose who gets the penalty."))
-                continue
-            if not NUMBER.match(points):
-                self.add_error(f"penalty_points_{row}", _("Enter a number of points."))
-                continue
-            penalties.append(Penalty(player, Fraction(points.replace(",", ".")), reason))
-        penalty_cards: tuple[Card, ...] = ()
-        if self.variant.penalty_cards:
-            try:
-                parsed = parse_hand(data.get("penalty_cards", "") or "")
-            except GameError as error:
-                self.add_error("penalty_cards", say_detail(error))
-                parsed = ()
-            if not isinstance(parsed, tuple):
-                self.add_error("penalty_cards", _("Enter the cards drawn, not a total."))
-                parsed = ()
-            penalty_cards = parsed
+            cards = self.parse_cards(f"cards_{seat}")
+            total = data.get(f"total_{seat}")
+            if cards:
+                known = all(self.variant.in_deck(card) for card in cards)
+                worth = sum((self.variant.value(c) for c in cards), Fraction(0)) if known else None
+                if total is not None and worth is not None and total != worth:
+                    self.add_error(
+                        f"total_{seat}",
+                        _("The cards make %(cards)s, not %(total)s: remove a card or the total.")
+                        % {"cards": points_text(worth), "total": points_text(total)},
+                    )
+                hands[name] = tuple(cards)
+            elif total is not None:
+                hands[name] = total
+            elif name in emptied:
+                hands[name] = ()
+            else:
+                self.add_error(f"total_{seat}", _("Enter this player's cards or hand total."))
+        penalty_cards = self.parse_cards("penalty_cards") if self.variant.penalty_cards else []
         if self.errors:
             return data
         self.round = engine.RoundEntry(
             hands=hands,
             caller=data.get("caller") or None,
             counter_caller=data.get("counter_caller") or None,
-            emptied=tuple(data.get("emptied", [])),
-            penalties=tuple(penalties),
-            penalty_cards=penalty_cards,
+            emptied=tuple(emptied),
+            penalties=tuple(
+                form.penalty for form in self.penalties.forms if hasattr(form, "penalty")
+            ),
+            penalty_cards=tuple(penalty_cards),
         )
-        try:
-            self.sheet = self.score_with_this_round()
-        except GameError as error:
-            self.add_engine_error(error)
         return data
 
-    def score_with_this_round(self) -> engine.ScoreSheet:
-        rounds = [entry.as_engine_round(n) for n, entry in enumerate(self.game.live_rounds(), 1)]
-        index = self.round_number - 1
-        if self.editing is not None:
-            rounds[index] = self.round
-        else:
-            rounds.append(self.round)
-        return engine.score_game(self.game.as_engine_game(rounds))
+    def parse_cards(self, name: str) -> list[Card]:
+        cards = []
+        for code in re.split(r"[\s,;]+", self.cleaned_data.get(name) or ""):
+            if not code:
+                continue
+            try:
+                cards.append(parse_card(code))
+            except UnknownCard:
+                self.add_error(
+                    name,
+                    _("Unknown card %(code)s: remove it and pick the card again.") % {"code": code},
+                )
+        return cards
 
-    def add_engine_error(self, error: GameError) -> None:
+    def is_empty(self) -> bool:
+        """Nothing at all was entered: a tap on Save over a fresh form."""
+        fields = [f"{kind}_{seat}" for seat in self.seats.values() for kind in ("cards", "total")]
+        typed = any(self.cleaned_data.get(name) not in (None, "") for name in fields)
+        penalties = any(form.has_changed() for form in self.penalties.forms)
+        return not typed and not penalties and not self.cleaned_data.get("penalty_cards")
+
+    def add_referee_error(self, error: GameError) -> None:
+        """Put the referee's refusal next to the field at fault."""
         if error.round != self.round_number:
             self.add_error(
                 None,
                 _("This would make round %(round)s invalid: %(error)s")
-                % {"round": error.round, "error": say_detail(error)}
+                % {"round": error.round, "error": say_detail(error, sentence=False)}
                 if error.round
                 else say(error),
             )
             return
-        field = None
+        field, form = None, self
         if error.field == "hands" and error.player in self.seats:
-            field = f"hand_{self.seats[error.player]}"
+            field = f"total_{self.seats[error.player]}"
         elif error.field in ("caller", "counter_caller", "emptied", "penalty_cards"):
             field = error.field if error.field in self.fields else None
         elif error.field == "penalties":
-            for row in range(self.penalty_rows):
-                if self.cleaned_data.get(f"penalty_player_{row}") == error.player:
-                    field = f"penalty_points_{row}"
+            for penalty_form in self.penalties.forms:
+                if penalty_form.cleaned_data.get("player") == error.player:
+                    field, form = "points", penalty_form
                     break
-        self.add_error(field, say_detail(error) if field else say(error))
+        form.add_error(field, say_detail(error) if field else say(error))
 
+    def quiet(self) -> RoundForm:
+        """Show the posted values without validating them (a picker tap without JavaScript,
+        or another phone's round): no error messages yet."""
+        self._errors = ErrorDict()
+        for form in self.penalties.forms:
+            form._errors = ErrorDict()
+        self.penalties._errors = []
+        self.penalties._non_form_errors = ErrorList()
+        return self
 
-class NewGameForm(forms.Form):
-    """Variant settings and 2–8 players in turn order; rows are added, removed, moved up."""
+    def has_any_error(self) -> bool:
+        return bool(self.errors) or not self.penalties.is_valid()
 
-    dealer = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
+    # --- what the page shows ---------------------------------------------------------
 
-    SETTING_FIELDS = {
-        "rounds": lambda default: forms.IntegerField(
-            label=gettext_lazy("Number of rounds"),
-            required=False,
-            min_value=1,
-            max_value=999,
-            help_text=gettext_lazy("Leave empty for an open-ended game.")
-            if default is None
-            else gettext_lazy("Default: %(default)s.") % {"default": default},
-        ),
-        "call_threshold": lambda default: forms.DecimalField(
-            label=gettext_lazy("A call is allowed with at most"),
-            required=False,
-            max_digits=4,
-            decimal_places=1,
-            localize=True,
-            help_text=gettext_lazy("Default: %(default)s points.")
-            % {"default": str(float(default)).removesuffix(".0")},
-        ),
-        "joker_value": lambda default: forms.IntegerField(
-            label=gettext_lazy("Joker value"),
-            required=False,
-            min_value=-100,
-            max_value=100,
-            help_text=gettext_lazy("Default: %(default)s.") % {"default": default},
-        ),
-        "half_game": lambda default: forms.BooleanField(
-            label=gettext_lazy("Half game (ends at 50 and -25)"), required=False
-        ),
-        "decks": lambda default: forms.TypedChoiceField(
-            label=gettext_lazy("Decks"),
-            choices=[(1, gettext_lazy("One deck")), (2, gettext_lazy("Two decks"))],
-            coerce=int,
-            initial=1,
-            required=False,
-            empty_value=1,
-            widget=forms.RadioSelect,
-        ),
-    }
-
-    def __init__(self, *args, variant: str, rows: int = 4, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.variant = VARIANTS[variant]
-        self.rows = rows
-        for row in range(rows):
-            self.fields[f"name_{row}"] = forms.CharField(
-                label=gettext_lazy("Player %(n)s") % {"n": row + 1},
-                required=False,
-                max_length=100,
-            )
-        for name, default in self.variant.defaults.items():
-            self.fields[name] = self.SETTING_FIELDS[name](default)
+    def value(self, name: str) -> str:
+        return str(self[name].value() or "") if name in self.fields else ""
 
     @property
-    def dealer_row(self) -> int:
-        value = str(self["dealer"].value() or 0)
-        return int(value) if value.isdigit() else 0
+    def picker_target(self) -> str:
+        """Whose cards the picker adds to: a seat number, or the penalty cards."""
+        target = self.value("target")
+        targets = {str(seat) for seat in self.seats.values()}
+        if self.variant.penalty_cards:
+            targets.add(PENALTY_TARGET)
+        return target if target in targets else str(next(iter(self.seats.values())))
 
-    def name_fields(self):
-        return [self[f"name_{row}"] for row in range(self.rows)]
+    def hands(self) -> list[HandView]:
+        views = []
+        for name, seat in self.seats.items():
+            cards = cards_of(self.value(f"cards_{seat}"))
+            total = None
+            if cards and all(self.variant.in_deck(card) for card in cards):
+                total = sum((self.variant.value(card) for card in cards), Fraction(0))
+            elif not cards:
+                try:
+                    total = parse_number(self.value(f"total_{seat}"))
+                except NotANumber:
+                    total = None
+            views.append(
+                HandView(
+                    seat,
+                    name,
+                    self[f"cards_{seat}"],
+                    self[f"total_{seat}"],
+                    cards,
+                    total,
+                    self.picker_target == str(seat),
+                )
+            )
+        return views
 
-    def setting_fields(self):
-        return [self[name] for name in self.variant.defaults]
+    def penalty_card_list(self) -> list[Card]:
+        return cards_of(self.value("penalty_cards"))
 
-    def clean(self):
-        data = super().clean()
-        raw = [data.get(f"name_{row}", "") for row in range(self.rows)]
-        kept = [(row, name) for row, name in enumerate(raw) if name and name.strip()]
-        try:
-            self.players = engine.check_players([name for _, name in kept])
-        except GameError as error:
-            detail = say_detail(error)
-            self.add_error(None, detail[0].upper() + detail[1:])
-            return data
-        settings = {}
-        for name, default in self.variant.defaults.items():
-            value = data.get(name)
-            if value is None or value == "" or value == default:
-                continue
-            if name == "call_threshold":
-                value = Fraction(value)
-                value = int(value) if value.denominator == 1 else float(value)
-            if name == "half_game" and not value:
-                continue
-            settings[name] = value
-        try:
-            engine.check_settings(self.variant.key, settings)
-        except GameError as error:
-            field = (error.field or "").removeprefix("settings.")
-            self.add_error(field if field in self.fields else None, say_detail(error))
-        self.settings = settings
-        dealer_row = data.get("dealer") or 0
-        rows_kept = [row for row, _ in kept]
-        self.first_dealer = rows_kept.index(dealer_row) if dealer_row in rows_kept else 0
-        return data
+    def picker_cards(self) -> list[dict]:
+        """The deck in rank order: each card with its value, its copies at the table and
+        whether they are all used this round."""
+        used: dict[Card, int] = {}
+        for card in [*(c for view in self.hands() for c in view.cards), *self.penalty_card_list()]:
+            used[card] = used.get(card, 0) + 1
+        cards = []
+        for card in self.variant.deck():
+            copies = self.variant.decks * (self.variant.values.jokers if card.is_joker else 1)
+            value = self.variant.value(card)
+            cards.append(
+                {
+                    "card": card,
+                    "value": value,
+                    "copies": copies,
+                    "used": used.get(card, 0) >= copies,
+                }
+            )
+        return cards
+
+    def penalty_cards_due(self) -> int | None:
+        """How many penalty cards the caller must draw, once the hands are in."""
+        caller = self.value("caller")
+        if not self.variant.penalty_cards or caller not in self.seats:
+            return None
+        totals = {view.name: view.total for view in self.hands()}
+        if any(total is None for total in totals.values()):
+            return None
+        return self.variant.penalty_cards_due(
+            Play(order=tuple(self.players_in_round), totals=totals, caller=caller)
+        )
+
+    def penalties_open(self) -> bool:
+        """Whether the emptied-hands and penalties part is shown open."""
+        return bool(
+            self.value("emptied")
+            or self.errors.get("emptied")
+            or len(self.penalties.forms) > 1
+            or any(form.has_changed() or form.errors for form in self.penalties.forms)
+        )
+
+
+def apply_picker_action(data, hand_size: int, seats: list[int]) -> bool:
+    """A tap without JavaScript (the picker's buttons are submit buttons): add a card, remove
+    one, choose whose hand to fill, or add a penalty row, in the posted ``data``. Returns
+    whether the request was such a tap (and not a save). The picker moves on to the next
+    player once a hand has ``hand_size`` cards."""
+    if "pick" in data:
+        target, _, code = data["pick"].partition(":")
+        field = "penalty_cards" if target == PENALTY_TARGET else f"cards_{target}"
+        codes = [card.code for card in cards_of(data.get(field, ""))]
+        with contextlib.suppress(UnknownCard):
+            codes.append(parse_card(code).code)
+        data[field] = " ".join(codes)
+        data["target"] = target
+        if target != PENALTY_TARGET and len(codes) >= hand_size:
+            data["target"] = next_target(data, target, hand_size, seats)
+        return True
+    if "unpick" in data:
+        target, _, index = data["unpick"].partition(":")
+        field = "penalty_cards" if target == PENALTY_TARGET else f"cards_{target}"
+        codes = [card.code for card in cards_of(data.get(field, ""))]
+        if index.isascii() and index.isdigit() and int(index) < len(codes):
+            codes.pop(int(index))
+        data[field] = " ".join(codes)
+        data["target"] = target
+        return True
+    if "choose" in data:
+        data["target"] = data["choose"]
+        return True
+    if "add_penalty" in data:
+        total = data.get("penalty-TOTAL_FORMS", "1")
+        count = int(total) if total.isascii() and total.isdigit() else 1
+        data["penalty-TOTAL_FORMS"] = str(min(count + 1, PenaltyFormSet.max_num))
+        return True
+    return False
+
+
+def next_target(data, target: str, hand_size: int, seats: list[int]) -> str:
+    """The next player after ``target`` whose hand is still short and has no typed total."""
+    if not target.isascii() or not target.isdigit() or int(target) not in seats:
+        return target
+    start = seats.index(int(target))
+    for seat in seats[start + 1 :]:
+        if len(cards_of(data.get(f"cards_{seat}", ""))) < hand_size and not data.get(
+            f"total_{seat}"
+        ):
+            return str(seat)
+    return target

@@ -2,19 +2,29 @@
 
 A game keeps its variant, settings and players; each round keeps exactly the
 round object of the game file. Totals, winners and explanations are computed
-by the engine from these every time, so they can never disagree with history.
+by the referee from these every time, so they can never disagree with history.
+
+Every change to a game goes through a method here (add, replace, delete,
+restore a round, end the game, store a game file): each runs in a transaction
+that holds the game's row lock, checks the whole game as it would be stored
+with the referee, and renews the game's ``state`` token, which every cache
+and ETag is keyed by.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from django.core.cache import cache
-from django.db import connection, models, transaction
+from django.db import models, transaction
+from django.db.models import Max
 from django.utils import timezone
 
+from scoring.caching import cache_key
 from scoring.referee import engine, gamefile
-from scoring.referee.variants import VARIANTS
+from scoring.referee.variants import VARIANTS, Variant
 
 
 def new_key() -> str:
@@ -22,22 +32,11 @@ def new_key() -> str:
     return secrets.token_urlsafe(16)
 
 
+class Conflict(Exception):
+    """The game changed since the phone's page was drawn: another phone saved first."""
+
+
 class GameManager(models.Manager):
-    def state_of(self, link: str, key: str) -> tuple[int, str, str] | None:
-        """(id, edit key, state) of the game reached by this edit or share key, or None.
-
-        The one read a phone's repeated view of a sheet costs while its page is cached: plain
-        SQL, because building the ORM query took most of that request's time."""
-        column = {"edit": "edit_key", "share": "share_key"}[link]
-        quote = connection.ops.quote_name
-        sql = (
-            f"SELECT {quote('id')}, {quote('edit_key')}, {quote('state')} "
-            f"FROM {quote(self.model._meta.db_table)} WHERE {quote(column)} = %s"
-        )
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [key])
-            return cursor.fetchone()
-
     def store(self, parsed: engine.GameEntry, rounds: list[dict] | None = None, **fields) -> Game:
         """Store a checked game file as a game and its rounds, in their canonical form.
         ``rounds`` gives each round's extra fields (a restored backup's); ``fields`` the game's."""
@@ -55,6 +54,12 @@ class GameManager(models.Manager):
                 for n, (data, extra) in enumerate(zip(canonical["rounds"], extras, strict=True), 1)
             )
         return game
+
+    def import_file(self, data: bytes | str) -> Game:
+        """A game file, checked by the referee and stored whole, or refused whole (GameError)."""
+        parsed = gamefile.read_game(data)
+        engine.score_game(parsed)
+        return self.store(parsed)
 
 
 class Game(models.Model):
@@ -83,13 +88,11 @@ class Game(models.Model):
 
     @property
     def version(self) -> str:
-        return self.version_of(self.edit_key, self.state)
+        """This game as stored now (its own key too: rows migrated from before ``state``
+        existed share one initial token)."""
+        return f"{self.edit_key}.{self.state}"
 
-    @staticmethod
-    def version_of(edit_key: str, state: str) -> str:
-        """A game as stored now, for cache keys (its own key too: rows migrated from before
-        ``state`` existed share one initial token)."""
-        return f"{edit_key}.{state}"
+    # --- reading -------------------------------------------------------------------
 
     def live_rounds(self) -> list[Round]:
         """The rounds in order, read once for this loaded game (``refresh_from_db`` rereads)."""
@@ -98,8 +101,7 @@ class Game(models.Model):
         return self._live_rounds
 
     def refresh_from_db(self, *args, **kwargs) -> None:
-        for memo in ("_live_rounds", "_engine_rounds"):
-            self.__dict__.pop(memo, None)
+        self.__dict__.pop("_live_rounds", None)
         super().refresh_from_db(*args, **kwargs)
 
     def effective_settings(self) -> dict:
@@ -109,40 +111,127 @@ class Game(models.Model):
             settings["rounds"] = max(len(self.live_rounds()), 1)
         return settings
 
-    def engine_rounds(self) -> list[engine.RoundEntry]:
-        """The stored rounds as the engine reads them, parsed once for this loaded game."""
-        if not hasattr(self, "_engine_rounds"):
-            self._engine_rounds = [
-                entry.as_engine_round(n) for n, entry in enumerate(self.live_rounds(), 1)
-            ]
-        return self._engine_rounds
+    def rules(self) -> Variant:
+        """The variant with this game's house settings."""
+        return VARIANTS[self.variant](**self.effective_settings())
 
-    def as_engine_game(self, rounds: list[engine.RoundEntry] | None = None) -> engine.GameEntry:
-        if rounds is None:
-            rounds = self.engine_rounds()
+    def entries(self, rounds: list[Round] | None = None) -> list[engine.RoundEntry]:
+        """Stored rounds as the referee reads them."""
+        rounds = self.live_rounds() if rounds is None else rounds
+        return [entry.as_entry(n) for n, entry in enumerate(rounds, 1)]
+
+    def as_entry(self, rounds: list[engine.RoundEntry] | None = None) -> engine.GameEntry:
         return engine.GameEntry(
             variant=self.variant,
             players=tuple(self.players),
-            rounds=tuple(rounds),
+            rounds=tuple(self.entries() if rounds is None else rounds),
             settings=self.effective_settings(),
         )
 
     def score(self) -> engine.ScoreSheet:
-        """The engine's score sheet, computed once for each state of the game."""
-        key = f"sheet:{self.version}"
+        """The referee's score sheet, computed once for each state of the game."""
+        key = cache_key("sheet", self.version)
         sheet = cache.get(key)
         if sheet is None:
-            sheet = engine.score_game(self.as_engine_game())
+            sheet = engine.score_game(self.as_entry())
             cache.set(key, sheet, 86400)
         return sheet
 
-    def game_file(self) -> dict:
-        return gamefile.game_to_json(self.as_engine_game())
+    def players_in_round(self, number: int) -> list[str]:
+        """Who plays round ``number``: everyone not knocked out in an earlier round."""
+        sheet = self.score()
+        out = {p for result in sheet.rounds[: number - 1] for p in result.knocked_out}
+        return [p for p in self.players if p not in out]
 
-    def changed(self) -> None:
-        """Record a saved change: a new state for caches and live views, and the time of the
-        last activity for the home page. Call it inside the change's transaction."""
-        Game.objects.filter(pk=self.pk).update(state=new_key(), updated_at=timezone.now())
+    def round_numbered(self, round_id: int) -> tuple[Round, int] | None:
+        """A live round and its number, by its id."""
+        for number, entry in enumerate(self.live_rounds(), 1):
+            if entry.pk == round_id:
+                return entry, number
+        return None
+
+    def game_file(self) -> dict:
+        return gamefile.game_to_json(self.as_entry())
+
+    # --- every write --------------------------------------------------------------
+
+    @contextmanager
+    def _locked(self) -> Iterator[list[Round]]:
+        """A transaction holding the game's row lock: writes to one game happen one at a time
+        (PostgreSQL: SELECT … FOR UPDATE; SQLite: its write lock, taken at BEGIN IMMEDIATE).
+        Yields the rounds as stored now; the change is checked against them."""
+        with transaction.atomic():
+            Game.objects.select_for_update().filter(pk=self.pk).first()
+            self.refresh_from_db()
+            yield list(self.rounds.live().order_by("position"))
+            Game.objects.filter(pk=self.pk).update(state=new_key(), updated_at=timezone.now())
+        self.refresh_from_db()
+
+    def _check(self, entries: list[engine.RoundEntry]) -> engine.ScoreSheet:
+        """The whole game as it would be stored; a GameError refuses the change."""
+        return engine.score_game(self.as_entry(entries))
+
+    def add_round(self, number: int, entry: engine.RoundEntry) -> Round:
+        """Store round ``number``; Conflict if the game has another number of rounds now."""
+        with self._locked() as rounds:
+            if len(rounds) == number and rounds[-1].data == gamefile.round_to_json(entry):
+                return rounds[-1]  # the same round sent twice (a second tap on Save)
+            if len(rounds) != number - 1:
+                raise Conflict
+            self._check([*self.entries(rounds), entry])
+            last = self.rounds.aggregate(last=Max("position"))["last"] or 0
+            return Round.objects.create(
+                game=self, position=last + 1, data=gamefile.round_to_json(entry)
+            )
+
+    def replace_round(self, round_id: int, edits: int | None, entry: engine.RoundEntry) -> None:
+        """Correct a round; Conflict if it was corrected or deleted since ``edits``."""
+        with self._locked() as rounds:
+            current = next((r for r in rounds if r.pk == round_id), None)
+            if current is None or current.edits != edits:
+                raise Conflict
+            self._check(
+                [
+                    entry if r == current else e
+                    for r, e in zip(rounds, self.entries(rounds), strict=True)
+                ]
+            )
+            Round.objects.filter(pk=round_id).update(
+                data=gamefile.round_to_json(entry),
+                edits=current.edits + 1,
+                updated_at=timezone.now(),
+            )
+
+    def delete_round(self, round_id: int) -> None:
+        """Set a round aside (undo puts it back); Conflict if it is already gone."""
+        with self._locked() as rounds:
+            if round_id not in [r.pk for r in rounds]:
+                raise Conflict
+            self._check(self.entries([r for r in rounds if r.pk != round_id]))
+            Round.objects.filter(pk=round_id).update(deleted_at=timezone.now())
+
+    def restore_round(self, round_id: int) -> None:
+        """Put a deleted round back where it was."""
+        with self._locked() as rounds:
+            entry = self.rounds.filter(pk=round_id, deleted_at__isnull=False).first()
+            if entry is None:
+                raise Conflict
+            self._check(self.entries(sorted([*rounds, entry], key=lambda r: r.position)))
+            Round.objects.filter(pk=round_id).update(deleted_at=None, updated_at=timezone.now())
+
+    def end(self) -> None:
+        """The table ends an open-ended game now: the lowest total wins."""
+        with self._locked():
+            Game.objects.filter(pk=self.pk).update(ended=True)
+
+    def rematch(self) -> Game:
+        """The same players and settings again; the deal moves on by one seat."""
+        return Game.objects.create(
+            variant=self.variant,
+            players=self.players,
+            settings=self.settings,
+            first_dealer=(self.first_dealer + 1) % len(self.players),
+        )
 
 
 class RoundQuerySet(models.QuerySet):
@@ -173,5 +262,5 @@ class Round(models.Model):
     def __str__(self) -> str:
         return f"round at {self.position} of game {self.game_id}"
 
-    def as_engine_round(self, number: int) -> engine.RoundEntry:
+    def as_entry(self, number: int) -> engine.RoundEntry:
         return gamefile.round_from_json(self.data, number)

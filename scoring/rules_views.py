@@ -6,6 +6,8 @@ worked example is scored by the engine when the page is drawn."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
@@ -13,6 +15,8 @@ from django.views.decorators.http import require_GET
 from scoring.display import rank_name
 from scoring.referee import engine, gamefile
 from scoring.referee.cards import JOKER, SUIT_SYMBOLS, UnknownCard, parse_card
+from scoring.referee.house import SettingError
+from scoring.referee.numbers import NotANumber, parse_number
 from scoring.referee.variants import VARIANTS, Variant
 from scoring.referee.variants.base import GENERAL_DECISIONS, Power
 
@@ -76,13 +80,41 @@ def rules_index(request: HttpRequest) -> HttpResponse:
     return render(request, "rules_index.html", {"variants": VARIANTS.values()})
 
 
+def house_settings(variant: type[Variant], query) -> dict:
+    """A game's house settings given in the query (``?joker_value=20``), as its sheet links
+    to them; what is not a valid setting of the variant is left out."""
+    settings = {}
+    for setting in variant.house_settings:
+        text = query.get(setting.name)
+        if text is None:
+            continue
+        try:
+            value = {"flag": text == "True", "choice": text}.get(setting.kind)
+            if setting.kind in ("whole", "points"):
+                number = parse_number(text)
+                value = int(number) if number.denominator == 1 else float(number)
+            elif setting.kind == "choice":
+                value = int(text) if text.isascii() and text.isdigit() else text
+            settings[setting.name] = setting.check(value, halves=variant.half_points)
+        except (NotANumber, SettingError):
+            continue
+    return settings
+
+
 @require_GET
 def rules_variant(request: HttpRequest, variant: str) -> HttpResponse:
     if variant not in VARIANTS:
         raise Http404
-    rules = VARIANTS[variant]()
+    settings = house_settings(VARIANTS[variant], request.GET)
+    rules = VARIANTS[variant](**settings)
     lookup = card_lookup(rules, request.GET.get("card"))
     context = {
+        "house": [
+            {"setting": setting, "value": rules.settings[setting.name]}
+            for setting in rules.house_settings
+            if setting.name in settings
+        ],
+        "query": urlencode(sorted(settings.items())),
         "variant": rules,
         "sections": rules.rule_texts(),
         "powers": [(power_label(power), power.text) for power in rules.powers],

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -47,12 +48,20 @@ if not DEBUG and envbool("HTTPS", "True"):
     SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "True")
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-# Only the app's own scripts and styles; inline SVG is markup, not an image, and needs nothing.
-CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; "
-    "object-src 'none'"
-)
+# Only the app's own scripts and styles (django-csp); inline SVG is markup and needs nothing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "base-uri": [NONE],
+        "object-src": [NONE],
+    }
+}
 
 INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
@@ -67,19 +76,20 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "scoring.middleware.ContentSecurityPolicyMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Compressed pages (the sheet compresses itself, faster); CSRF tokens are masked per
     # response, which is Django's answer to BREACH.
     "django.middleware.gzip.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "scoring.middleware.DeviceLanguageMiddleware",
+    # The language chosen with the switch (its cookie), else the phone's, else French.
+    "django.middleware.locale.LocaleMiddleware",
+    "scoring.errors.ErrorPages",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "scoring.device.DeviceGamesMiddleware",
 ]
 
 ROOT_URLCONF = "tamalou_ref.urls"
@@ -147,5 +157,30 @@ STORAGES = {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+
+# Errors with their traceback on stderr (gunicorn's error log), each line with the id of its
+# request, which the 500 page shows.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "scoring.errors.RequestId"}},
+    "formatters": {
+        "plain": {
+            "format": "{asctime} {levelname} [request {request_id}] {name}: {message}",
+            "style": "{",
+        }
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "plain",
+        }
+    },
+    "loggers": {
+        "django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False},
+        "scoring": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
     },
 }

@@ -6,3 +6,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scoring.urls")),
 ]
+
+handler404 = "scoring.errors.not_found"
+handler500 = "scoring.errors.server_error"

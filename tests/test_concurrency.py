@@ -67,7 +67,7 @@ def all_at_once(actions) -> list:
 
 
 def hands(lea: int, marc: int) -> dict:
-    return {"hand_0": str(lea), "hand_1": str(marc)}
+    return {"total_0": str(lea), "total_1": str(marc)}
 
 
 def test_phones_saving_the_same_round_at_once_store_exactly_one(live_server):

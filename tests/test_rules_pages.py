@@ -157,12 +157,29 @@ def test_the_sheet_reaches_the_card_lookup_of_its_variant_in_one_tap(client):
     game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
     page = client.get(f"/g/{game.edit_key}/").content.decode()
     assert 'href="/rules/koubo/#cards"' in page
+    house = Game.objects.create(
+        variant="tamalou", players=["Léa", "Marc"], settings={"joker_value": 20}
+    )
+    page = client.get(f"/g/{house.edit_key}/").content.decode()
+    assert 'href="/rules/tamalou/?joker_value=20#cards"' in page
 
 
 # --- the languages -------------------------------------------------------------------------
 
 
-def test_french_is_the_default_whatever_the_browser_asks(fr):
+def test_a_first_visit_follows_the_phone_and_french_when_it_asks_for_neither():
+    phone = Client()
+    english = text(phone.get("/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9"))
+    assert "New game" in english and "Nouvelle partie" not in english
+    french = text(phone.get("/", HTTP_ACCEPT_LANGUAGE="fr-BE,fr;q=0.9,en;q=0.5"))
+    assert "Nouvelle partie" in french
+    for neither in ("de-DE,de;q=0.9", ""):
+        page = text(phone.get("/", HTTP_ACCEPT_LANGUAGE=neither))
+        assert "Nouvelle partie" in page and "New game" not in page
+
+
+def test_the_language_chosen_with_the_switch_wins_over_the_phone(fr):
+    fr.post("/i18n/setlang/", {"language": "fr", "next": "/"})
     page = text(fr.get("/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9"))
     assert "Nouvelle partie" in page and "New game" not in page
 
@@ -179,18 +196,20 @@ def test_the_language_switch_is_on_every_page_and_remembered(fr):
 def test_engine_explanations_and_refusals_are_translated(fr):
     game = Game.objects.create(variant="tamoul", players=["Léa", "Marc"])
     url = f"/g/{game.edit_key}/"
-    fr.post(url, {"number": 1, "save": "1", "hand_0": "KH AS", "hand_1": "9", "caller": "Léa"})
+    fr.post(url, {"number": 1, "save": "1", "cards_0": "KH AS", "total_1": "9", "caller": "Léa"})
     page = text(fr.get(url))
     assert "Léa a annoncé Tamoul avec 1,5 et avait strictement le moins : -20." in page
     assert "1,5" in page and "Manche 2" in page
-    refused = text(fr.post(url, {"number": 2, "save": "1", "hand_0": "5S", "hand_1": "ZZ"}))
-    assert "carte inconnue ZZ" in refused
+    refused = text(fr.post(url, {"number": 2, "save": "1", "cards_0": "5S", "cards_1": "ZZ"}))
+    assert "Carte inconnue ZZ" in refused
 
 
 @pytest.mark.django_db
 def test_numbers_are_shown_the_local_way(client, fr):
     game = Game.objects.create(variant="tamoul", players=["Léa", "Marc"])
-    client.post(f"/g/{game.edit_key}/", {"number": 1, "save": "1", "hand_0": "4.5", "hand_1": "9"})
+    client.post(
+        f"/g/{game.edit_key}/", {"number": 1, "save": "1", "total_0": "4.5", "total_1": "9"}
+    )
     assert "4.5" in text(client.get(f"/g/{game.edit_key}/"))
     assert "4,5" in text(fr.get(f"/g/{game.edit_key}/"))
 

@@ -252,7 +252,7 @@ def hand_total(variant: Variant, hand: Hand, *, round: int, player: str) -> Frac
             if not variant.in_deck(card):
                 raise GameError(
                     gettext_noop("there is no {card} in the {variant} deck."),
-                    card=Term(str(card)),
+                    card=card,
                     variant=Term(variant.name),
                     **where,
                 )
@@ -317,7 +317,7 @@ def check_cards_once(variant: Variant, entry: RoundEntry, *, round: int) -> None
                 )
             raise GameError(
                 message,
-                card=Term(str(card)),
+                card=card,
                 count=len(places),
                 who=who,
                 allowed=allowed,
@@ -486,7 +486,7 @@ def score_round(
         if not variant.in_deck(card):
             raise GameError(
                 gettext_noop("there is no {card} in the {variant} deck."),
-                card=Term(str(card)),
+                card=card,
                 variant=Term(variant.name),
                 player=entry.caller,
                 field="penalty_cards",

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from scoring.referee.cards import format_points
+from scoring.referee.cards import SUIT_SYMBOLS, Card, format_points
 
 
 def gettext_noop(message: str) -> str:
@@ -64,6 +64,10 @@ class Note:
 
 
 def _shown(value: object, translate: Callable[[str], str], number) -> object:
+    if isinstance(value, Card):
+        return card_name(value, translate)
+    if isinstance(value, tuple) and value and all(isinstance(v, Card) for v in value):
+        return ", ".join(card_name(card, translate) for card in value)
     if isinstance(value, Fraction):
         return number(value)
     if isinstance(value, Term):
@@ -77,3 +81,20 @@ def note(template: str, **params: object) -> Note:
 
 def names(players: Iterable[str]) -> str:
     return ", ".join(players)
+
+
+# How a card's rank is written for players (French: V, D, R); number ranks stay as they are.
+RANK_SYMBOLS = {
+    "A": gettext_noop("A"),
+    "J": gettext_noop("J"),
+    "Q": gettext_noop("Q"),
+    "K": gettext_noop("K"),
+}
+
+
+def card_name(card: Card, translate: Callable[[str], str] = str) -> str:
+    """A card as players read it in their language: ``K♥`` (French ``R♥``), ``joker``."""
+    if card.is_joker:
+        return translate(gettext_noop("joker"))
+    rank = translate(RANK_SYMBOLS[card.rank]) if card.rank in RANK_SYMBOLS else card.rank
+    return rank + SUIT_SYMBOLS[card.suit]

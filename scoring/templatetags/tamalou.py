@@ -1,4 +1,4 @@
-"""Points, cards and explanations shown the local way (0,5 in French)."""
+"""Points, cards and explanations shown the local way (0,5 in French, R♥ for K♥)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,12 @@ from fractions import Fraction
 
 from django import template
 from django.utils.html import format_html
+from django.utils.translation import gettext
 
 from scoring import display
 from scoring.referee.cards import Card
 from scoring.referee.notes import Note
+from scoring.referee.notes import card_name as name_of_card
 
 register = template.Library()
 
@@ -26,11 +28,26 @@ def signed(value: Fraction | int) -> str:
 
 
 @register.filter
+def number_attr(value: Fraction | int) -> str:
+    """A number for a data attribute that scripts read: ``0.5``, ``-2``."""
+    value = Fraction(value)
+    return str(int(value)) if value.denominator == 1 else str(float(value))
+
+
+@register.filter
 def explain(note: Note) -> str:
     return display.say(note)
 
 
 @register.filter
+def card_name(card: Card) -> str:
+    """A card as players read it in the page's language: ``R♥`` in French, ``K♥`` in English."""
+    return name_of_card(card, gettext)
+
+
+@register.filter
 def card(card: Card) -> str:
-    """A card as players read it, red suits in red: ``10♥``."""
-    return format_html('<span class="card{}">{}</span>', " red" if card.is_red else "", card)
+    """A card as players read it, red suits in red."""
+    return format_html(
+        '<span class="card{}">{}</span>', " red" if card.is_red else "", card_name(card)
+    )

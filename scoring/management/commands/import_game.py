@@ -8,8 +8,8 @@ from django.core.management.base import BaseCommand
 from django.urls import reverse
 
 from scoring.management.commands.score_game import read_source
+from scoring.models import Game
 from scoring.referee.engine import GameError
-from scoring.views import store_game_file
 
 
 class Command(BaseCommand):
@@ -20,7 +20,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, path: str, **options) -> None:
         try:
-            game = store_game_file(read_source(path))
+            game = Game.objects.import_file(read_source(path))
         except GameError as error:
             self.stderr.write(f"import_game: {error}")
             sys.exit(1)

@@ -214,6 +214,7 @@ class Variant:
     house_settings: ClassVar[tuple[HouseSetting, ...]]
     defaults: ClassVar[Mapping[str, object]]
     half_points: ClassVar[bool] = False
+    hand_size: ClassVar[int] = 4  # the cards each player is dealt
     counter_call: ClassVar[bool] = False  # Tamoul's contre-Tamoul
     counter_call_word: ClassVar[str] = ""  # what the counter-caller says
     penalty_cards: ClassVar[bool] = False  # Dutch toulousain's capoté cards

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from scoring.referee.house import DECKS, ROUNDS
-from scoring.referee.notes import gettext_noop, names, note, plural_noop
+from scoring.referee.notes import gettext_noop, note, plural_noop
 from scoring.referee.variants.base import (
     CardValues,
     Outcome,
@@ -122,7 +122,7 @@ class DutchToulousain(Variant):
                         ),
                         count=len(play.penalty_cards),
                         caller=play.caller,
-                        cards=names(str(card) for card in play.penalty_cards),
+                        cards=tuple(play.penalty_cards),
                         total=play.t(play.caller),
                     )
                 )

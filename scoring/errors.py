@@ -1,0 +1,63 @@
+"""Error pages in the app's look and the reader's language, and a trace of every failure.
+
+Every request gets a short id. A 500 page shows it with the time, and the log line of the
+failure (with its traceback, on stderr: see LOGGING in the settings) carries the same id,
+so what a player reads can be matched to what the server logged.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+
+PAGES = {404: "404.html", 500: "500.html"}
+
+
+def page(request: HttpRequest, status: int) -> HttpResponse:
+    context = {"request_id": getattr(request, "id", "-"), "when": timezone.now()}
+    response = render(request, PAGES[status], context, status=status)
+    response.app_page = True
+    return response
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return page(request, 404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    return page(request, 500)
+
+
+class ErrorPages:
+    """Gives each request its id; with DEBUG on, shows the app's 404 and 500 pages in place
+    of Django's debug pages too (the traceback is still logged). With DEBUG off, Django
+    calls ``not_found`` and ``server_error`` itself (handler404, handler500)."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        request.id = secrets.token_hex(4)
+        response = self.get_response(request)
+        if (
+            settings.DEBUG
+            and response.status_code in PAGES
+            and not getattr(response, "app_page", False)
+            and not getattr(response, "streaming", False)
+        ):
+            return page(request, response.status_code)
+        return response
+
+
+class RequestId(logging.Filter):
+    """Puts the id of the request a log record is about into the record (``-`` if none)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        request = getattr(record, "request", None)
+        record.request_id = getattr(request, "id", "-")
+        return True

@@ -1,0 +1,200 @@
+"""The score sheet page: what it shows of a game, and the page kept ready for every phone.
+
+``sheet_context`` gathers what the page shows (standings, the history of rounds, whose
+deal it is, the round form). ``sheet_page`` serves the page: rendered once per state of
+the game and per kind of request (see ``page_key``), then given each request's own CSRF
+token, which is all that differs between two phones looking at the same sheet.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from urllib.parse import urlencode
+
+import segno
+from django.conf import settings
+from django.contrib import messages
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+
+from scoring.caching import cache_key
+from scoring.device import remember
+from scoring.forms import RoundForm
+from scoring.models import Game
+from scoring.precompressed import PrecompressedPage
+from scoring.referee import engine
+
+# Stands for the CSRF token in a page rendered once and served to everyone.
+CSRF_PLACEHOLDER = "csrf-token-of-this-request-4f1c9a"
+INDENTATION = re.compile(r"\s*\n\s*")  # no <pre> or <textarea> on the sheet
+
+
+def game_etag(game: Game, read_only: bool) -> str:
+    """Changes with every saved change to the game, and with how it is shown."""
+    return '"' + cache_key("etag", game.version, get_language(), read_only)[5:25] + '"'
+
+
+def new_round_form(game: Game, data=None) -> RoundForm | None:
+    """The form for the next round (bound to posted ``data``), or None once the game is over."""
+    sheet = game.score()
+    if sheet.finished:
+        return None
+    return RoundForm(data, game=game, number=len(sheet.rounds) + 1)
+
+
+def history(game: Game, sheet: engine.ScoreSheet, only_last: bool = False) -> list[dict]:
+    """Each round for the history, newest first (or only the newest)."""
+    deals = engine.deals(sheet, game.first_dealer)
+    rows = []
+    stored = list(zip(game.live_rounds(), game.entries(), sheet.rounds, deals, strict=False))
+    for entry, played, result, deal in stored[-1:] if only_last else stored:
+        rows.append(
+            {
+                "entry": entry,
+                "result": result,
+                "round": played,
+                "dealer": deal[0],
+                "rows": [
+                    {
+                        "name": p,
+                        "cards": list(played.hands[p])
+                        if isinstance(played.hands[p], tuple)
+                        else None,
+                        "total": result.hand_totals[p],
+                        "score": result.scores[p],
+                        "after": result.totals[p],
+                    }
+                    for p in result.scores
+                ],
+            }
+        )
+    return rows[::-1]
+
+
+def standings(game: Game, sheet: engine.ScoreSheet) -> list[dict]:
+    """The players by running total, with what to say of each."""
+    low = min((sheet.totals[p] for p in sheet.in_game), default=None)
+    last = sheet.rounds[-1] if sheet.rounds else None
+    order = sorted(
+        game.players,
+        key=lambda p: (p not in sheet.in_game, sheet.totals[p], game.players.index(p)),
+    )
+    return [
+        {
+            "rank": 1 + sum(1 for q in game.players if sheet.totals[q] < sheet.totals[p]),
+            "name": p,
+            "total": sheet.totals[p],
+            "out": p in sheet.eliminated,
+            "leader": bool(sheet.rounds)
+            and not sheet.finished
+            and p in sheet.in_game
+            and sheet.totals[p] == low,
+            "winner": p in sheet.winners,
+            "loser": p in sheet.losers,
+            "adjusted": last is not None and p in last.adjusted,
+        }
+        for p in order
+    ]
+
+
+def sheet_context(
+    request: HttpRequest, game: Game, form: RoundForm | None = None, read_only: bool = False
+) -> dict:
+    sheet = game.score()
+    variant = game.rules()
+    deals = engine.deals(sheet, game.first_dealer)
+    undo = None if read_only else request.session.get("undo")
+    key = game.share_key if read_only else game.edit_key
+    prefix = "shared" if read_only else "game"
+    share_url = request.build_absolute_uri(reverse("shared", args=[game.share_key]))
+    return {
+        "read_only": read_only,
+        "undo": undo if undo and undo.get("game") == game.edit_key else None,
+        "game": game,
+        "sheet": sheet,
+        "variant": variant,
+        "form": None if read_only else form,
+        "etag": game_etag(game, read_only),
+        "live_url": reverse(f"{prefix}_live", args=[key]),
+        "export_url": reverse(f"{prefix}_export", args=[key]),
+        "rules_url": rules_url(game),
+        "share_url": share_url,
+        "share_qr": None if read_only else qr_svg(share_url),
+        "standings": standings(game, sheet),
+        "history": lambda: history(game, sheet),
+        "next_deal": deals[len(sheet.rounds)] if not sheet.finished else None,
+        "rounds_to_play": (variant.rounds - len(sheet.rounds)) if variant.rounds else None,
+        "open_ended": not sheet.finished and variant.rounds is None,
+    }
+
+
+def rules_url(game: Game) -> str:
+    """The variant's rules page with this game's house settings (card values change)."""
+    query = urlencode(sorted(game.settings.items()))
+    return reverse("rules_variant", args=[game.variant]) + (f"?{query}" if query else "")
+
+
+@lru_cache(maxsize=256)
+def qr_svg(url: str) -> str:
+    """The share link as an inline SVG QR code, drawn on the server (no image, no script)."""
+    code = segno.make(url, error="m")
+    return mark_safe(code.svg_inline(dark="#1c2430", light="#ffffff", border=2, omitsize=True))
+
+
+def page_key(request: HttpRequest, version: str, read_only: bool) -> str:
+    """Everything a cached sheet page depends on besides the CSRF token: the game as stored,
+    the link it was reached by, the language, the host (the share link is absolute) and the
+    full path (the language switch comes back to it)."""
+    return cache_key(
+        "page", version, read_only, get_language(), request.get_host(), request.get_full_path()
+    )
+
+
+def sheet_page(request: HttpRequest, game: Game, read_only: bool) -> HttpResponse:
+    """The whole sheet page. A request with something of its own to show (a message, an undo
+    banner) is rendered in full; others get the page of this state of the game."""
+    if not read_only:
+        remember(request, game.edit_key)
+    undo = None
+    if settings.SESSION_COOKIE_NAME in request.COOKIES:
+        undo = request.session.get("undo")
+    personal = len(messages.get_messages(request)) or (
+        not read_only and undo and undo.get("game") == game.edit_key
+    )
+
+    def context() -> dict:
+        form = None if read_only else new_round_form(game)
+        return sheet_context(request, game, form, read_only=read_only)
+
+    if personal:
+        return render(request, "game.html", context())
+    key = page_key(request, game.version, read_only)
+    page = cache.get(key)
+    if page is None:
+        html = render_to_string("game.html", {**context(), "csrf_token": CSRF_PLACEHOLDER}, request)
+        page = PrecompressedPage.make(
+            INDENTATION.sub("\n", html).encode(), CSRF_PLACEHOLDER.encode()
+        )
+        cache.set(key, page, 86400)
+    token = get_token(request).encode()
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        response = HttpResponse(page.gzip(token))
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(page.plain(token))
+    patch_vary_headers(response, ("Accept-Encoding",))
+    return response
+
+
+def find_game(link: str, key: str) -> Game:
+    """The game reached by an edit (``link="edit"``) or share key."""
+    column = {"edit": "edit_key", "share": "share_key"}[link]
+    return get_object_or_404(Game, **{column: key})

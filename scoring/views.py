@@ -149,11 +149,9 @@ def game_sheet(request, key: str) -> HttpResponse:
         context = sheet_context(request, game, form.quiet())
         return render(request, "game.html#round_form" if request.htmx else "game.html", context)
 
-    if form.is_valid() and form.cleaned_data["number"] != form.round_number:
-        return conflict(request, game, form)
     if form.is_valid() and not form.has_any_error():
         try:
-            game.add_round(form.round_number, form.round)
+            game.add_round(form.cleaned_data["number"], form.round)
         except Conflict:
             return conflict(request, game, form)
         except engine.GameError as error:

@@ -1,0 +1,230 @@
+"""Every control of the round form round-trips, and no cached page serves one game's or one
+request's content to another."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from scoring import caching
+from scoring.models import Game, Round
+from scoring.referee.variants import VARIANTS
+
+pytestmark = pytest.mark.django_db
+
+PLAYERS = ["Léa", "Marc", "Nina"]
+
+
+def every_control(variant: str) -> tuple[dict, dict]:
+    """A round filling every field the variant's form offers: the posted data, and the round
+    the game file must hold afterwards."""
+    posted = {
+        "number": "1",
+        "save": "1",
+        "cards_0": "AH AD",
+        "total_1": "9",
+        "emptied": ["Nina"],
+        "caller": "Léa",
+        "penalty-TOTAL_FORMS": "2",
+        "penalty-INITIAL_FORMS": "0",
+        "penalty-0-player": "Marc",
+        "penalty-0-points": "2",
+        "penalty-0-reason": "wrong quick discard",
+        "penalty-1-player": "Léa",
+        "penalty-1-points": "-1",
+        "penalty-1-reason": "",
+    }
+    expected = {
+        "hands": {"Léa": ["AH", "AD"], "Marc": 9, "Nina": []},
+        "caller": "Léa",
+        "emptied": ["Nina"],
+        "penalties": [
+            {"player": "Marc", "points": 2, "reason": "wrong quick discard"},
+            {"player": "Léa", "points": -1},
+        ],
+    }
+    if VARIANTS[variant].counter_call:
+        posted["counter_caller"] = "Marc"
+        expected["counter_caller"] = "Marc"
+    if VARIANTS[variant].penalty_cards:
+        posted["penalty_cards"] = "4C"  # Nina's 0 beat Léa's 2: one card
+        expected["penalty_cards"] = ["4C"]
+    return posted, expected
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_control_of_the_round_form_is_stored_and_exported(client, variant):
+    game = Game.objects.create(variant=variant, players=PLAYERS)
+    posted, expected = every_control(variant)
+    response = client.post(f"/g/{game.edit_key}/", posted)
+    assert response.status_code == 302, response.content.decode()[-3000:]
+    assert Round.objects.get(game=game).data == expected
+    exported = json.loads(client.get(f"/g/{game.edit_key}/export/").content)
+    assert exported["rounds"] == [expected]
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_the_edit_page_shows_every_stored_control_and_saves_it_back_unchanged(client, variant):
+    game = Game.objects.create(variant=variant, players=PLAYERS)
+    posted, expected = every_control(variant)
+    client.post(f"/g/{game.edit_key}/", posted)
+    entry = Round.objects.get(game=game)
+    edit = f"/g/{game.edit_key}/rounds/{entry.pk}/edit/"
+    page = client.get(edit).content.decode()
+    assert 'name="cards_0" value="AH AD"' in page and 'name="total_1"' in page
+    assert re.search(r'name="total_1" value="9"', page)
+    assert re.search(
+        r'value="Nina"[^>]*name="emptied"|name="emptied" value="Nina"[^>]* checked', page
+    )
+    assert 'name="penalty-0-reason" value="wrong quick discard"' in page
+    assert re.search(r'name="penalty-1-points" value="-1"', page)
+    # What the page shows, posted back as it is, stores the same round.
+    fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', page))
+    data = {k: v for k, v in fields.items() if not k.startswith(("csrf", "pick", "unpick"))}
+    data |= {"save": "1", "emptied": ["Nina"], "caller": "Léa"}
+    data |= {"penalty-0-player": "Marc", "penalty-1-player": "Léa"}
+    if "counter_caller" in expected:
+        data["counter_caller"] = "Marc"
+    for name in ("choose", "add_penalty"):
+        data.pop(name, None)
+    assert client.post(edit, data).status_code == 302
+    entry.refresh_from_db()
+    assert entry.data == expected and entry.edits == 1
+
+
+def test_penalty_text_without_a_player_is_refused_not_dropped(client):
+    game = Game.objects.create(variant="cabo_bruxellois", players=["Léa", "Marc"])
+    posted = {"number": "1", "save": "1", "total_0": "3", "total_1": "4"}
+    posted |= {"penalty-TOTAL_FORMS": "1", "penalty-INITIAL_FORMS": "0"}
+    posted |= {"penalty-0-points": "2", "penalty-0-reason": "wrong quick discard"}
+    response = client.post(f"/g/{game.edit_key}/", posted)
+    assert response.status_code == 400 and not Round.objects.exists()
+    assert "Choose who gets the penalty." in response.content.decode()
+
+
+def test_another_penalty_row_is_added_and_keeps_what_was_typed(client):
+    game = Game.objects.create(variant="cabo_bruxellois", players=["Léa", "Marc"])
+    posted = {"number": "1", "add_penalty": "1", "total_0": "3"}
+    posted |= {"penalty-TOTAL_FORMS": "1", "penalty-INITIAL_FORMS": "0"}
+    posted |= {"penalty-0-player": "Marc", "penalty-0-points": "2"}
+    page = client.post(f"/g/{game.edit_key}/", posted).content.decode()
+    assert 'name="penalty-TOTAL_FORMS" value="2"' in page
+    assert 'name="penalty-1-player"' in page and 'name="penalty-0-points" value="2"' in page
+    assert '<option value="Marc" selected>' in page and 'name="total_0" value="3"' in page
+
+
+def test_cards_and_a_different_typed_total_are_refused_with_both_kept(client):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    posted = {"number": "1", "save": "1", "cards_0": "KD 3C", "total_0": "7", "total_1": "4"}
+    page = client.post(f"/g/{game.edit_key}/", posted).content.decode()
+    assert "The cards make 3, not 7" in page and not Round.objects.exists()
+    assert 'name="cards_0" value="KD 3C"' in page and 'name="total_0" value="7"' in page
+
+
+def test_a_total_of_many_digits_is_said_impossible_not_an_unknown_card(client):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    posted = {"number": "1", "save": "1", "total_0": "999999999999", "total_1": "4"}
+    page = client.post(f"/g/{game.edit_key}/", posted).content.decode()
+    assert "A hand total of 999999999999 is impossible" in page
+
+
+@pytest.mark.parametrize("digits", ["١٢", "²", "１２", "12a", "1e3", "--3"])
+def test_numbers_take_the_digits_0_to_9_only(client, digits):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    posted = {"number": "1", "save": "1", "total_0": digits, "total_1": "4"}
+    response = client.post(f"/g/{game.edit_key}/", posted)
+    assert response.status_code == 400 and not Round.objects.exists()
+    assert "Enter a number with the digits 0 to 9." in response.content.decode()
+
+
+def test_a_second_tap_on_save_over_a_fresh_form_says_one_thing_and_stores_nothing(client):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    client.post(
+        f"/g/{game.edit_key}/", {"number": "1", "save": "1", "total_0": "3", "total_1": "4"}
+    )
+    page = client.post(f"/g/{game.edit_key}/", {"number": "2", "save": "1"}).content.decode()
+    assert page.count('role="alert"') == 1 and "Enter the hands first." in page
+    assert Round.objects.count() == 1
+
+
+def test_the_same_round_sent_twice_is_stored_once_without_a_conflict(client):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    posted = {"number": "1", "save": "1", "total_0": "3", "total_1": "4"}
+    assert client.post(f"/g/{game.edit_key}/", posted).status_code == 302
+    assert client.post(f"/g/{game.edit_key}/", posted).status_code == 302
+    assert Round.objects.count() == 1
+
+
+def test_the_picker_moves_on_after_a_full_hand_and_can_be_sent_back(client):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina"])
+    posted = {"number": "1", "target": "0", "cards_0": "AH 2H 3H", "pick": "0:4H"}
+    page = client.post(f"/g/{game.edit_key}/", posted).content.decode()
+    assert 'name="target" value="1"' in page and "Add cards to Marc" in page
+    back = {**posted, "cards_0": "AH 2H 3H 4H", "target": "1", "choose": "0"}
+    del back["pick"]
+    assert "Add cards to Léa" in client.post(f"/g/{game.edit_key}/", back).content.decode()
+
+
+def test_card_names_are_in_the_page_language():
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    french = Client()
+    page = french.post(
+        f"/g/{game.edit_key}/", {"number": "1", "cards_0": "KH QS JC", "choose": "0"}
+    ).content.decode()
+    assert ">R♥ <" in page and ">D♠ <" in page and ">V♣ <" in page  # the chips
+    assert 'data-card="KH"' in page  # the game file keeps its codes
+
+
+# --- caches ---------------------------------------------------------------------------------
+
+
+def sheet(client: Client, game: Game, query: str = "", **headers) -> str:
+    return client.get(f"/g/{game.edit_key}/{query}", **headers).content.decode()
+
+
+def test_two_games_that_differ_only_in_their_names_get_their_own_pages(client):
+    first = Game.objects.create(variant="tamalou", players=["Alice", "Bob"])
+    second = Game.objects.create(variant="tamalou", players=["Ana", "Ben"])
+    assert "Alice" in sheet(client, first)
+    page = sheet(client, second)
+    assert "Ana" in page and "Alice" not in page and "Add cards to Ana" in page
+
+
+def test_two_requests_that_differ_only_in_the_query_string_get_their_own_pages(client):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    assert "from=qr-code" in sheet(client, game, "?from=qr-code")
+    assert "from=qr-code" not in sheet(client, game)
+
+
+def test_the_language_and_the_link_each_get_their_own_page(client):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    assert "Round 1" in sheet(client, game)
+    assert "Manche 1" in sheet(Client(), game)
+    shared = client.get(f"/s/{game.share_key}/").content.decode()
+    assert 'name="save"' not in shared and 'name="save"' in sheet(client, game)
+
+
+def test_every_cache_key_carries_the_code_version(monkeypatch):
+    before = caching.cache_key("page", "game.state", "en")
+    monkeypatch.setattr(caching, "code_version", lambda: "another-deploy")
+    assert caching.cache_key("page", "game.state", "en") != before
+
+
+def test_a_page_rendered_by_older_code_is_not_served(client, monkeypatch):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    sheet(client, game)
+    cache.set(caching.cache_key("x"), "unused")
+    monkeypatch.setattr(caching, "code_version", lambda: "another-deploy")
+    from scoring import sheet as sheet_module
+
+    rendered = []
+    real = sheet_module.render_to_string
+    monkeypatch.setattr(
+        sheet_module, "render_to_string", lambda *a, **k: rendered.append(1) or real(*a, **k)
+    )
+    sheet(client, game)
+    assert rendered == [1]

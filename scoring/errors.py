@@ -11,11 +11,12 @@ import logging
 import secrets
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.shortcuts import render
 from django.utils import timezone
 
 PAGES = {404: "404.html", 500: "500.html"}
+logger = logging.getLogger(__name__)
 
 
 def page(request: HttpRequest, status: int) -> HttpResponse:
@@ -30,7 +31,14 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    return page(request, 500)
+    try:
+        return page(request, 500)
+    except Exception:  # the page itself cannot be drawn: say the essential in plain text
+        logger.exception("The 500 page failed", extra={"request": request})
+        reference = getattr(request, "id", "-")
+        return HttpResponseServerError(
+            f"Server error. Reference: {reference}", content_type="text/plain; charset=utf-8"
+        )
 
 
 class ErrorPages:

@@ -250,6 +250,7 @@ class RoundForm(forms.Form):
         self.editing = editing
         self.players_in_round = game.players_in_round(number)
         self.seats = {name: game.players.index(name) for name in self.players_in_round}
+        self.initial.setdefault("target", str(next(iter(self.seats.values()))))
         who = [(name, name) for name in self.players_in_round]
         for name, seat in self.seats.items():
             self.fields[f"cards_{seat}"] = forms.CharField(

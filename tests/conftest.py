@@ -39,7 +39,14 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
-    return {**browser_context_args, "viewport": PHONE, "locale": "en-GB"}
+    """A touch phone: taps, not clicks."""
+    return {
+        **browser_context_args,
+        "viewport": PHONE,
+        "locale": "en-GB",
+        "has_touch": True,
+        "is_mobile": True,
+    }
 
 
 @pytest.fixture

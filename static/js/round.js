@@ -13,7 +13,7 @@
   const pickButton = (f, code) => f.querySelector(`.picker button[data-card="${code}"]`);
 
   function target(f) {
-    return f.querySelector("input[name=target]").value;
+    return f.querySelector("input[name=target]").value || f.querySelector(".hand").dataset.seat;
   }
 
   function setTarget(f, seat) {

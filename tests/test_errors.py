@@ -1,0 +1,107 @@
+"""Error pages in the app's look and language with DEBUG on or off, odd URLs never a 500, and
+every failure logged with a request id that its 500 page shows."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.test import Client, override_settings
+
+from scoring.models import Game
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_unknown_pages_get_the_apps_404_in_the_readers_language(debug):
+    with override_settings(DEBUG=debug):
+        french = Client().get("/no-such-page/")
+        english = Client().get("/g/not-a-key-of-any-game/", HTTP_ACCEPT_LANGUAGE="en")
+    assert french.status_code == 404 and english.status_code == 404
+    assert "Cette page n’existe pas" in french.content.decode()
+    assert "This page does not exist" in english.content.decode()
+    assert 'class="bar"' in english.content.decode()  # the app's own page, not Django's
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/g/%00/",
+        "/s/%00/",
+        "/g/a%00b/live/",
+        "/g/a%00b/export/",
+        "/g/abc/rounds/1%00/delete/",
+        "/g/abc/rounds/99999999999999999999/edit/",
+        "/s/%C2%B2/",
+        "/new/%00/",
+        "/rules/%00/",
+    ],
+)
+def test_odd_keys_in_urls_are_404_on_every_database(client, path):
+    Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    assert client.get(path).status_code == 404
+    assert client.post(path).status_code in (404, 405)
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_a_failure_shows_the_apps_500_with_a_reference_that_the_log_carries(
+    monkeypatch, caplog, debug
+):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+
+    def broken(self):
+        raise RuntimeError("the referee fell over")
+
+    monkeypatch.setattr(Game, "score", broken)
+    phone = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE="en")
+    with override_settings(DEBUG=debug):
+        response = phone.get(f"/g/{game.edit_key}/live/")
+    page = response.content.decode()
+    assert response.status_code == 500 and "Something went wrong on the server" in page
+    reference = re.search(r"Reference: ([0-9a-f]{8})", page).group(1)
+    logged = [r for r in caplog.records if getattr(r, "request", None) is not None]
+    assert any(r.exc_info and r.request.id == reference for r in logged)
+
+
+def test_with_debug_off_a_500_is_logged_with_its_traceback_on_stderr(tmp_path):
+    """As under gunicorn: production settings, the log on stderr."""
+    code = """
+import django
+django.setup()
+from django.test import Client
+from django.core.management import call_command
+call_command("migrate", verbosity=0)
+call_command("collectstatic", interactive=False, verbosity=0)
+def broken(request):
+    raise RuntimeError("the referee fell over")
+import scoring.urls as urls
+from django.urls import path
+urls.urlpatterns.insert(0, path("", broken))
+response = Client(raise_request_exception=False).get("/", HTTP_HOST="scores.example.org")
+print(response.status_code)
+print(response.content.decode())
+"""
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE")},
+        "DEBUG": "0",
+        "SECRET_KEY": "x" * 50,
+        "ALLOWED_HOSTS": "scores.example.org",
+        "HTTPS": "0",
+        "DATABASE_URL": "sqlite://:memory:",
+        "DJANGO_SETTINGS_MODULE": "tamalou_ref.settings",
+        "STATIC_ROOT": str(tmp_path / "static"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    status, page = [*done.stdout.split("\n", 1), done.stderr][:2]
+    assert status == "500"
+    reference = re.search(r"Reference: ([0-9a-f]{8})", page).group(1)
+    assert f"[request {reference}] django.request: Internal Server Error: /" in done.stderr
+    assert "Traceback" in done.stderr and "RuntimeError: the referee fell over" in done.stderr

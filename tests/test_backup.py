@@ -1,15 +1,18 @@
-"""Backup and restore: nothing lost."""
+"""Backup and restore: nothing lost, and no half-written archive ever left behind."""
 
 from __future__ import annotations
 
 import io
 import json
+import os
+import zipfile
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 
-from scoring.backup import restore_backup, write_backup
+from scoring.backup import MANIFEST, restore_backup, write_backup
 from scoring.engine import GameError
 from scoring.models import Game, Round
 from scoring.views import store_game_file
@@ -82,3 +85,73 @@ def test_restore_is_all_or_nothing(tmp_path):
     (tmp_path / "bad.zip").write_bytes(b"not a zip")
     with pytest.raises(GameError, match="not a Tamalou Ref backup"):
         restore_backup(tmp_path / "bad.zip")
+
+
+# --- writing a backup -------------------------------------------------------------------------
+
+
+def backup_refused(path: Path) -> str:
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(SystemExit) as exit:
+        call_command("backup_games", str(path), stdout=out, stderr=err)
+    assert exit.value.code == 1
+    assert out.getvalue() == ""
+    assert "Traceback" not in err.getvalue()
+    lines = err.getvalue().splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("backup_games: ")
+    return lines[0]
+
+
+def lone_surrogate_in_a_reason(game: Game) -> str:
+    first = game.live_rounds()[0]
+    penalty = {"player": game.players[0], "points": 5, "reason": "\ud800"}
+    Round.objects.filter(pk=first.pk).update(data={**first.data, "penalties": [penalty]})
+    return "rounds[0].penalties[0].reason in its game file"
+
+
+def lone_surrogate_in_a_setting(game: Game) -> str:
+    Game.objects.filter(pk=game.pk).update(settings={**game.settings, "note": "a\udfff"})
+    return "settings.note in its game file"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("spoil", [lone_surrogate_in_a_reason, lone_surrogate_in_a_setting])
+def test_a_game_that_cannot_be_written_is_named_and_no_archive_is_left(tmp_path, spoil):
+    if connection.vendor != "sqlite":
+        pytest.skip("PostgreSQL's jsonb refuses lone surrogates: such a game cannot be stored")
+    store_game_file((EXAMPLES / "tamoul.game.json").read_bytes())
+    bad = store_game_file((EXAMPLES / "dutch.game.json").read_bytes())
+    place = spoil(bad)
+    older = tmp_path / "older.zip"
+    older.write_bytes(b"yesterday's backup")
+
+    line = backup_refused(older)
+    assert f"game {bad.edit_key} (id {bad.pk}) cannot be written: {place}" in line
+    assert older.read_bytes() == b"yesterday's backup"  # kept, not half overwritten
+    backup_refused(tmp_path / "new.zip")
+    assert sorted(os.listdir(tmp_path)) == ["older.zip"]  # no partial file, no temporary one
+
+
+@pytest.mark.django_db
+def test_a_backup_that_cannot_be_written_says_so_in_one_line(tmp_path):
+    store_game_file((EXAMPLES / "tamoul.game.json").read_bytes())
+    assert "No such file or directory" in backup_refused(tmp_path / "missing" / "backup.zip")
+    (tmp_path / "folder").mkdir()
+    assert "cannot write" in backup_refused(tmp_path / "folder")
+    assert sorted(os.listdir(tmp_path)) == ["folder"] and not os.listdir(tmp_path / "folder")
+
+
+@pytest.mark.django_db
+def test_a_backup_replaces_an_older_archive_whole(tmp_path):
+    store_game_file((EXAMPLES / "tamoul.game.json").read_bytes())
+    target = tmp_path / "backup.zip"
+    target.write_bytes(b"yesterday's backup")
+    assert write_backup(target) == 1
+    with zipfile.ZipFile(target) as archive:
+        names = archive.namelist()
+        manifest = json.loads(archive.read(MANIFEST).decode("utf-8"))
+        game_file = archive.read(manifest["games"][0]["file"]).decode("utf-8")
+    assert names[-1] == MANIFEST and len(names) == 2
+    assert "Léa" in game_file  # UTF-8, not \u escapes
+    assert sorted(os.listdir(tmp_path)) == ["backup.zip"]

@@ -3,15 +3,29 @@
 The archive is a zip of ordinary game files (each importable on its own) and a manifest
 with what a game file does not hold: the game's two links, who dealt first, whether the
 table ended it, when it was made and last changed, and how often each round was corrected.
+
+Writing goes to a temporary file beside the target, renamed into place only when the whole
+archive is written: a failed backup leaves no partial archive and keeps any older one.
+Reading is strict, like reading a game file: an archive that is not exactly what
+``write_backup`` makes is refused whole with a BackupError saying what is wrong and where,
+and members are read in chunks up to a limit, so a zip bomb is never unpacked.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import secrets
 import zipfile
-from datetime import datetime
+import zlib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
+from django.db.models import Q
 
 from scoring.models import Game
 from scoring.referee import engine, gamefile
@@ -19,72 +33,514 @@ from scoring.referee.engine import GameError
 
 MANIFEST = "manifest.json"
 FORMAT = "tamalou-ref.backup/1"
+MAX_MANIFEST_BYTES = 20_000_000  # some 40,000 games of an evening each
+CHUNK_BYTES = 64 * 1024
+# What models.new_key makes (URL-safe base64), and what the key columns hold.
+KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,32}")
+MAX_EDITS = 2**31 - 1  # a PositiveIntegerField on every database
+MANIFEST_KEYS = {"format", "games"}
+ENTRY_KEYS = {
+    "file",
+    "edit_key",
+    "share_key",
+    "first_dealer",
+    "ended",
+    "created_at",
+    "updated_at",
+    "rounds",
+}
+ROUND_KEYS = {"edits", "created_at"}
+# What write_backup uses, and the methods whose unpacking is bounded chunk by chunk.
+COMPRESSIONS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED}
+KEYS_PER_QUERY = 500
 
 
-def write_backup(target) -> int:
-    """Write every game to ``target`` (a path or a binary file); return how many."""
+class BackupError(GameError):
+    """A backup that cannot be written, or an archive refused: what is wrong and where."""
+
+
+def one_line(text: str) -> str:
+    """A message for a terminal: one line, anything unprintable (line breaks, escape codes,
+    lone surrogates) written as a Python escape."""
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
+def shown(value: object) -> str:
+    """A value read from an archive, quoted short and safe to print."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 60 else text[:50] + "…" + text[-5:]
+
+
+# --- writing -----------------------------------------------------------------------------
+
+
+def write_backup(target: str | os.PathLike) -> int:
+    """Write every game to the file ``target``; return how many. The file appears whole or
+    not at all (an older one at that path is kept if writing fails)."""
+    target = Path(target)
+    temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
+    try:
+        # Created as open() would (the umask decides), never over an existing file.
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as error:
+        raise _cannot_write(target, error) from None
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            count = _write_archive(file)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, target)
+    except BaseException as error:
+        temporary.unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise _cannot_write(target, error) from None
+        raise
+    _sync_directory(target.parent)
+    return count
+
+
+def _cannot_write(target: Path, error: OSError) -> BackupError:
+    return BackupError(
+        "cannot write {path}: {problem}.", path=str(target), problem=error.strerror or error
+    )
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make the rename itself durable, where the system allows it."""
+    try:
+        descriptor = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+def _write_archive(file) -> int:
     manifest = []
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+    with zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED) as archive:
         for game in Game.objects.order_by("pk").iterator():
-            rounds = game.live_rounds()
             name = f"games/{game.edit_key}.game.json"
-            data = gamefile.game_to_json(game.as_entry())
+            try:
+                data = gamefile.game_to_json(game.as_entry())
+            except GameError as error:
+                raise BackupError(
+                    "game {key} (id {id}) cannot be read back: {problem}",
+                    key=game.edit_key,
+                    id=game.pk,
+                    problem=str(error),
+                ) from None
             data["settings"] = game.settings  # as stored: `ended` is kept apart
             if not data["settings"]:
                 del data["settings"]
-            archive.writestr(name, gamefile.dumps(data))
-            manifest.append(
-                {
-                    "file": name,
-                    "edit_key": game.edit_key,
-                    "share_key": game.share_key,
-                    "first_dealer": game.first_dealer,
-                    "ended": game.ended,
-                    "created_at": game.created_at.isoformat(),
-                    "updated_at": game.updated_at.isoformat(),
-                    "rounds": [
-                        {"edits": r.edits, "created_at": r.created_at.isoformat()} for r in rounds
-                    ],
-                }
-            )
-        archive.writestr(MANIFEST, json.dumps({"format": FORMAT, "games": manifest}, indent=1))
+            entry = {
+                "file": name,
+                "edit_key": game.edit_key,
+                "share_key": game.share_key,
+                "first_dealer": game.first_dealer,
+                "ended": game.ended,
+                "created_at": game.created_at.isoformat(),
+                "updated_at": game.updated_at.isoformat(),
+                "rounds": [
+                    {"edits": r.edits, "created_at": r.created_at.isoformat()}
+                    for r in game.live_rounds()
+                ],
+            }
+            _check_encodable(game, data, "its game file")
+            _check_encodable(game, entry, "its manifest entry")
+            archive.writestr(name, gamefile.dumps(data).encode("utf-8"))
+            manifest.append(entry)
+        text = json.dumps({"format": FORMAT, "games": manifest}, ensure_ascii=False, indent=1)
+        archive.writestr(MANIFEST, text.encode("utf-8"))
     return len(manifest)
 
 
-def restore_backup(source) -> int:
-    """Store every game of a backup; all or nothing. Existing games with the same links are
-    refused, so a backup goes into an empty (or different) database."""
+def _check_encodable(game: Game, data: object, what: str) -> None:
+    place = _unencodable(data, "")
+    if place is not None:
+        raise BackupError(
+            "game {key} (id {id}) cannot be written: {place} in {what} holds text that is not "
+            "valid Unicode (a lone surrogate); correct or delete that game, then back up again.",
+            key=game.edit_key,
+            id=game.pk,
+            place=place or "a value",
+            what=what,
+        )
+
+
+def _unencodable(value: object, path: str) -> str | None:
+    """Where in ``value`` a string cannot be written as UTF-8 (a JSON path), or None."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return path or "the value"
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = _unencodable(key, f"{path} (a key)") or _unencodable(item, f"{path}.{key}")
+            if found is not None:
+                return found.lstrip(".")
+    if isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            found = _unencodable(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
+
+
+# --- reading -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A manifest entry, its shape checked."""
+
+    number: int
+    file: str
+    edit_key: str
+    share_key: str
+    first_dealer: int
+    ended: bool
+    created_at: datetime
+    updated_at: datetime
+    rounds: list[dict[str, Any]]
+
+    @property
+    def where(self) -> str:
+        return f"{self.file} (game {self.number} of {MANIFEST})"
+
+
+def restore_backup(source: str | os.PathLike) -> int:
+    """Store every game of a backup; all or nothing. Games whose links are already in the
+    database are refused, so a backup goes into an empty (or different) database."""
     try:
         archive = zipfile.ZipFile(source)
-        manifest = json.loads(archive.read(MANIFEST))
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError) as error:
-        raise GameError("this is not a Tamalou Ref backup: {problem}", problem=str(error)) from None
-    if manifest.get("format") != FORMAT:
-        raise GameError("this is not a Tamalou Ref backup ({format}).", format=FORMAT)
-    with transaction.atomic():
-        for entry in manifest["games"]:
-            restore_game(archive, entry)
-    return len(manifest["games"])
+    except OSError as error:
+        raise BackupError(
+            "cannot read {path}: {problem}.", path=str(source), problem=error.strerror or error
+        ) from None
+    except (zipfile.BadZipFile, ValueError, EOFError, OverflowError, NotImplementedError) as error:
+        raise BackupError(
+            "this is not a Tamalou Ref backup: {path} is not a zip archive ({problem}).",
+            path=str(source),
+            problem=str(error) or type(error).__name__,
+        ) from None
+    with archive:
+        entries = _read_manifest(archive)
+        try:
+            with transaction.atomic():
+                _refuse_known_keys(entries)
+                for entry in entries:
+                    _restore_game(archive, entry)
+        except DatabaseError as error:
+            raise BackupError(
+                "the database refused the games, so none was restored: {problem}",
+                problem=(str(error).splitlines() or [type(error).__name__])[0],
+            ) from None
+    return len(entries)
 
 
-def restore_game(archive: zipfile.ZipFile, entry: dict) -> None:
-    parsed = gamefile.read_game(archive.read(entry["file"]))
-    settings = dict(parsed.settings)
-    if entry["ended"]:
-        settings["rounds"] = max(len(parsed.rounds), 1)
-    engine.score_game(engine.GameEntry(parsed.variant, parsed.players, parsed.rounds, settings))
-    if Game.objects.filter(edit_key=entry["edit_key"]).exists():
-        raise GameError("the game {file} is already in this database.", file=entry["file"])
+def _read_member(archive: zipfile.ZipFile, name: str, limit: int, where: str) -> bytes:
+    """A member's bytes, read in chunks and given up on as soon as there are too many."""
+    try:
+        info = archive.getinfo(name)
+    except KeyError:
+        raise BackupError(
+            "{where}: the archive has no file {name}.", where=where, name=name
+        ) from None
+    if info.is_dir():
+        raise BackupError("{where}: {name} is a folder.", where=where, name=name)
+    if info.flag_bits & 0x1:
+        raise BackupError("{where}: {name} is encrypted.", where=where, name=name)
+    if info.compress_type not in COMPRESSIONS:
+        raise BackupError(
+            "{where}: {name} is compressed in a way backups never are (method {method}).",
+            where=where,
+            name=name,
+            method=info.compress_type,
+        )
+    too_large = BackupError(
+        "{where}: {name} is larger than {size} MB.",
+        where=where,
+        name=name,
+        size=limit // 1_000_000,
+    )
+    if info.file_size > limit:  # what the archive says: a first check only
+        raise too_large
+    chunks: list[bytes] = []
+    total = 0
+    try:
+        with archive.open(info) as stream:
+            while chunk := stream.read(CHUNK_BYTES):
+                total += len(chunk)
+                if total > limit:
+                    break
+                chunks.append(chunk)
+    # RuntimeError covers NotImplementedError (a zip feature this module lacks).
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, RuntimeError) as error:
+        raise BackupError(
+            "{where}: {name} is damaged ({problem}).",
+            where=where,
+            name=name,
+            problem=str(error) or type(error).__name__,
+        ) from None
+    if total > limit:
+        raise too_large
+    return b"".join(chunks)
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise BackupError(
+                "{file}: the key {key} is given twice in one object.", file=MANIFEST, key=shown(key)
+            )
+        result[key] = value
+    return result
+
+
+def _refuse_constant(name: str) -> None:
+    raise BackupError(
+        "{file} is not valid JSON: {name} is not a number JSON allows.", file=MANIFEST, name=name
+    )
+
+
+def _read_manifest(archive: zipfile.ZipFile) -> list[Entry]:
+    names: set[str] = set()
+    for info in archive.infolist():
+        if info.filename in names:
+            raise BackupError("the archive holds two files named {name}.", name=info.filename)
+        names.add(info.filename)
+    data = _read_member(archive, MANIFEST, MAX_MANIFEST_BYTES, "this is not a Tamalou Ref backup")
+    try:
+        manifest = json.loads(
+            data.decode("utf-8-sig"),
+            object_pairs_hook=_no_duplicate_keys,
+            parse_constant=_refuse_constant,
+        )
+    except GameError:
+        raise
+    except (ValueError, RecursionError) as error:
+        if isinstance(error, UnicodeDecodeError):
+            problem = "it is not UTF-8 text"
+        elif isinstance(error, RecursionError):
+            problem = "it is nested too deeply"
+        else:
+            problem = (str(error).splitlines() or [type(error).__name__])[0]
+        raise BackupError(
+            "{file} is not valid JSON: {problem}.", file=MANIFEST, problem=problem
+        ) from None
+    if not isinstance(manifest, dict):
+        raise BackupError(
+            "{file} must be an object, not {value}.", file=MANIFEST, value=shown(manifest)
+        )
+    _check_keys(manifest, MANIFEST_KEYS, MANIFEST)
+    if manifest["format"] != FORMAT:
+        raise BackupError(
+            "this is not a Tamalou Ref backup: the format in {file} must be {wanted}, not {given}.",
+            file=MANIFEST,
+            wanted=shown(FORMAT),
+            given=shown(manifest["format"]),
+        )
+    games = manifest["games"]
+    if not isinstance(games, list):
+        raise BackupError(
+            "{file}: 'games' must be a list, not {value}.", file=MANIFEST, value=shown(games)
+        )
+    entries = [_check_entry(raw, number) for number, raw in enumerate(games, 1)]
+
+    seen: dict[str, str] = {}
+    for entry in entries:
+        for what in ("file", "edit_key", "share_key"):
+            value = getattr(entry, what)
+            # Keys are compared across both columns: a share link must never edit a game.
+            kind = "file" if what == "file" else "key"
+            if (kind, value) in seen:
+                raise BackupError(
+                    "game {number} of {file}: its {what} {value} is also the {other}.",
+                    number=entry.number,
+                    file=MANIFEST,
+                    what=what,
+                    value=shown(value),
+                    other=seen[(kind, value)],
+                )
+            seen[(kind, value)] = f"{what} of game {entry.number}"
+    for entry in entries:
+        if entry.file not in names:
+            raise BackupError(
+                "{where}: the archive has no file {name}.", where=entry.where, name=entry.file
+            )
+    named = {entry.file for entry in entries} | {MANIFEST}
+    for info in archive.infolist():
+        if not info.is_dir() and info.filename not in named:
+            raise BackupError(
+                "the archive holds {name}, which {file} does not name: it may be incomplete.",
+                name=info.filename,
+                file=MANIFEST,
+            )
+    return entries
+
+
+def _check_keys(data: dict, allowed: set[str], where: str) -> None:
+    for key in data:
+        if key not in allowed:
+            raise BackupError(
+                "{where}: unknown key {key} (allowed: {allowed}).",
+                where=where,
+                key=shown(key),
+                allowed=", ".join(sorted(allowed)),
+            )
+    for key in sorted(allowed - set(data)):
+        raise BackupError("{where}: the key '{key}' is missing.", where=where, key=key)
+
+
+def _check_entry(raw: object, number: int) -> Entry:
+    where = f"game {number} of {MANIFEST}"
+    if not isinstance(raw, dict):
+        raise BackupError("{where} must be an object, not {value}.", where=where, value=shown(raw))
+    _check_keys(raw, ENTRY_KEYS, where)
+
+    def refuse(key: str, wanted: str) -> BackupError:
+        return BackupError(
+            "{where}: '{key}' must be {wanted}, not {value}.",
+            where=where,
+            key=key,
+            wanted=wanted,
+            value=shown(raw[key]),
+        )
+
+    if not isinstance(raw["file"], str) or not raw["file"]:
+        raise refuse("file", "the name of a file in the archive")
+    for key in ("edit_key", "share_key"):
+        if not isinstance(raw[key], str) or not KEY_SHAPE.fullmatch(raw[key]):
+            raise refuse(key, "1 to 32 letters, digits, '-' or '_'")
+    first_dealer = raw["first_dealer"]
+    if type(first_dealer) is not int or first_dealer < 0:
+        raise refuse("first_dealer", "a whole number from 0")
+    if type(raw["ended"]) is not bool:
+        raise refuse("ended", "true or false")
+    rounds = raw["rounds"]
+    if not isinstance(rounds, list):
+        raise refuse("rounds", "a list")
+    checked_rounds = []
+    for position, item in enumerate(rounds, 1):
+        at = f"{where}, round {position}"
+        if not isinstance(item, dict):
+            raise BackupError(
+                "{where} must be an object, not {value}.", where=at, value=shown(item)
+            )
+        _check_keys(item, ROUND_KEYS, at)
+        edits = item["edits"]
+        if type(edits) is not int or not 0 <= edits <= MAX_EDITS:
+            raise BackupError(
+                "{where}: 'edits' must be a whole number from 0 to {most}, not {value}.",
+                where=at,
+                most=MAX_EDITS,
+                value=shown(edits),
+            )
+        checked_rounds.append({"edits": edits, "created_at": _moment(item, "created_at", at)})
+    return Entry(
+        number=number,
+        file=raw["file"],
+        edit_key=raw["edit_key"],
+        share_key=raw["share_key"],
+        first_dealer=first_dealer,
+        ended=raw["ended"],
+        created_at=_moment(raw, "created_at", where),
+        updated_at=_moment(raw, "updated_at", where),
+        rounds=checked_rounds,
+    )
+
+
+def _moment(data: dict, key: str, where: str) -> datetime:
+    """An ISO 8601 date and time with its UTC offset (a time without one is ambiguous)."""
+    value = data[key]
+
+    def refuse(problem: str) -> BackupError:
+        return BackupError(
+            "{where}: '{key}' {problem}, not {value}.",
+            where=where,
+            key=key,
+            problem=problem,
+            value=shown(value),
+        )
+
+    wanted = "must be an ISO 8601 date and time such as 2025-06-01T21:30:00+02:00"
+    if not isinstance(value, str):
+        raise refuse(wanted)
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise refuse(wanted) from None
+    if moment.utcoffset() is None:
+        raise refuse("must give its UTC offset (such as +02:00 or Z)")
+    try:
+        in_utc = moment.astimezone(UTC)
+    except OverflowError:
+        in_utc = None
+    if in_utc is None or not 1 < in_utc.year < 9999:
+        raise refuse("must be between the years 2 and 9998")
+    return moment
+
+
+def _refuse_known_keys(entries: list[Entry]) -> None:
+    """Refuse the archive if any of its links already reaches a game here."""
+    owner = {}
+    for entry in entries:
+        owner[entry.edit_key] = entry
+        owner[entry.share_key] = entry
+    keys = list(owner)
+    for start in range(0, len(keys), KEYS_PER_QUERY):
+        part = keys[start : start + KEYS_PER_QUERY]
+        rows = Game.objects.filter(Q(edit_key__in=part) | Q(share_key__in=part))
+        for edit_key, share_key in rows.values_list("edit_key", "share_key")[:1]:
+            entry = owner.get(edit_key) or owner[share_key]
+            raise BackupError(
+                "{where}: the game is already in this database (a game here has one of its keys).",
+                where=entry.where,
+            )
+
+
+def _restore_game(archive: zipfile.ZipFile, entry: Entry) -> None:
+    data = _read_member(archive, entry.file, gamefile.MAX_FILE_BYTES, entry.where)
+    try:
+        parsed = gamefile.read_game(data)
+        settings = dict(parsed.settings)
+        if entry.ended:
+            settings["rounds"] = max(len(parsed.rounds), 1)
+        engine.score_game(engine.GameEntry(parsed.variant, parsed.players, parsed.rounds, settings))
+    except GameError as error:
+        raise BackupError("{where}: {problem}", where=entry.where, problem=str(error)) from None
+    if entry.first_dealer >= len(parsed.players):
+        raise BackupError(
+            "{where}: 'first_dealer' must be below the number of players ({count}), not {value}.",
+            where=entry.where,
+            count=len(parsed.players),
+            value=entry.first_dealer,
+        )
+    if len(entry.rounds) != len(parsed.rounds):
+        raise BackupError(
+            "{where}: 'rounds' lists {listed} round(s), but the game file has {count}.",
+            where=entry.where,
+            listed=len(entry.rounds),
+            count=len(parsed.rounds),
+        )
     Game.objects.store(
         parsed,
-        rounds=[
-            {"edits": r["edits"], "created_at": datetime.fromisoformat(r["created_at"])}
-            for r in entry["rounds"]
-        ],
-        edit_key=entry["edit_key"],
-        share_key=entry["share_key"],
-        first_dealer=entry["first_dealer"],
-        ended=entry["ended"],
-        created_at=datetime.fromisoformat(entry["created_at"]),
-        updated_at=datetime.fromisoformat(entry["updated_at"]),
+        rounds=entry.rounds,
+        edit_key=entry.edit_key,
+        share_key=entry.share_key,
+        first_dealer=entry.first_dealer,
+        ended=entry.ended,
+        created_at=entry.created_at,
+        updated_at=entry.updated_at,
     )

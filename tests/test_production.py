@@ -1,11 +1,9 @@
 """Production readiness: settings, headers, fixed query counts, compression, migrations,
-backup and restore, and two app servers sharing one database."""
+and two app servers sharing one database (backup and restore: test_backup.py)."""
 
 from __future__ import annotations
 
 import gzip
-import io
-import json
 import os
 import random
 import re
@@ -23,13 +21,10 @@ from django.db import connection
 
 from bench.fixtures import evening_game
 from bench.servers import gunicorn
-from scoring.backup import restore_backup, write_backup
-from scoring.models import Game, Round
+from scoring.models import Game
 from scoring.precompressed import PrecompressedPage
-from scoring.referee.engine import GameError
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = Path(__file__).parent / "examples"
 # Set for this test process (Playwright's event loop; development defaults), not for a server.
 TEST_ONLY = ("DJANGO_ALLOW_ASYNC_UNSAFE", "DEBUG", "SECRET_KEY")
 PRODUCTION = {
@@ -148,74 +143,6 @@ def test_the_sheet_is_sent_compressed_to_browsers_that_accept_it(client):
     assert len(packed.content) < len(plain.content) / 5
     assert without_tokens(page) == without_tokens(plain.content.decode())
     assert len(packed.content) < 20_000  # the budget is 40 KB with CSS and JS
-
-
-# --- backup -------------------------------------------------------------------------------
-
-
-@pytest.mark.django_db
-def test_backup_then_restore_into_an_empty_database_loses_nothing(client, tmp_path):
-    games = [
-        Game.objects.import_file((EXAMPLES / f"{v}.game.json").read_bytes())
-        for v in ("tamoul", "dutch")
-    ]
-    open_ended = Game.objects.create(variant="tamalou", players=["Léa", "Marc"], first_dealer=1)
-    client.post(
-        f"/g/{open_ended.edit_key}/", {"number": 1, "save": "1", "total_0": "3", "total_1": "9"}
-    )
-    first = Round.objects.get(game=open_ended)
-    client.post(
-        f"/g/{open_ended.edit_key}/rounds/{first.pk}/edit/",
-        {"number": 1, "edits": 0, "save": "1", "total_0": "4", "total_1": "9"},
-    )
-    client.post(f"/g/{open_ended.edit_key}/end/")
-    games.append(open_ended)
-
-    def snapshot() -> list:
-        rows = []
-        for game in Game.objects.order_by("edit_key"):
-            rounds = list(game.live_rounds())
-            rows.append(
-                (
-                    game.edit_key,
-                    game.share_key,
-                    game.variant,
-                    game.players,
-                    game.settings,
-                    game.first_dealer,
-                    game.ended,
-                    game.created_at,
-                    game.updated_at,
-                    [(r.data, r.edits, r.created_at) for r in rounds],
-                    json.dumps(game.game_file(), sort_keys=True),
-                    repr(game.score()),
-                )
-            )
-        return rows
-
-    before = snapshot()
-    archive = tmp_path / "backup.zip"
-    out = io.StringIO()
-    call_command("backup_games", str(archive), stdout=out)
-    assert out.getvalue() == f"3 game(s) written to {archive}\n"
-    Game.objects.all().delete()
-    call_command("restore_games", str(archive), stdout=out)
-    assert snapshot() == before
-    assert Game.objects.get(edit_key=open_ended.edit_key).score().finished
-    assert client.get(f"/s/{games[0].share_key}/").status_code == 200  # the links still work
-
-
-@pytest.mark.django_db
-def test_restore_is_all_or_nothing(tmp_path):
-    Game.objects.import_file((EXAMPLES / "koubo.game.json").read_bytes())
-    archive = tmp_path / "backup.zip"
-    write_backup(archive)
-    with pytest.raises(GameError, match="already in this database"):
-        restore_backup(archive)
-    assert Game.objects.count() == 1
-    (tmp_path / "bad.zip").write_bytes(b"not a zip")
-    with pytest.raises(GameError, match="not a Tamalou Ref backup"):
-        restore_backup(tmp_path / "bad.zip")
 
 
 # --- two app servers ------------------------------------------------------------------------

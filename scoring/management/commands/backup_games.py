@@ -1,10 +1,16 @@
-"""``python manage.py backup_games ARCHIVE.zip``: every game in one archive."""
+"""``python manage.py backup_games ARCHIVE.zip``: every game in one archive.
+
+The archive appears whole or not at all; a game that cannot be written is named in one line
+on standard error (exit status 1).
+"""
 
 from __future__ import annotations
 
+import sys
+
 from django.core.management.base import BaseCommand
 
-from scoring.backup import write_backup
+from scoring.backup import BackupError, one_line, write_backup
 
 
 class Command(BaseCommand):
@@ -14,5 +20,9 @@ class Command(BaseCommand):
         parser.add_argument("archive", help="the zip file to write")
 
     def handle(self, *args, archive: str, **options) -> None:
-        count = write_backup(archive)
+        try:
+            count = write_backup(archive)
+        except BackupError as error:
+            self.stderr.write(one_line(f"backup_games: {error}"))
+            sys.exit(1)
         self.stdout.write(f"{count} game(s) written to {archive}")

@@ -1,4 +1,8 @@
-"""``python manage.py restore_games ARCHIVE.zip``: put a backup back, all or nothing."""
+"""``python manage.py restore_games ARCHIVE.zip``: put a backup back, all or nothing.
+
+An archive that is not exactly what backup_games writes is refused whole: one line on
+standard error says what is wrong and where, the exit status is 1, and nothing is stored.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from scoring.backup import restore_backup
+from scoring.backup import one_line, restore_backup
 from scoring.referee.engine import GameError
 
 
@@ -19,7 +23,7 @@ class Command(BaseCommand):
     def handle(self, *args, archive: str, **options) -> None:
         try:
             count = restore_backup(archive)
-        except (GameError, OSError) as error:
-            self.stderr.write(f"restore_games: {error}")
+        except GameError as error:
+            self.stderr.write(one_line(f"restore_games: {error}"))
             sys.exit(1)
         self.stdout.write(f"{count} game(s) restored from {archive}")

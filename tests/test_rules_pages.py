@@ -124,7 +124,7 @@ def test_card_lookup(client, variant, code, value, power):
 
 def test_card_lookup_for_a_card_not_in_the_deck_or_unknown(client, fr):
     assert "is not in the Koubo charentais deck." in text(client.get("/rules/koubo/?card=5S"))
-    assert "n’est pas dans le jeu du Koubo charentais." in text(fr.get("/rules/koubo/?card=5S"))
+    assert "n’est pas dans le paquet du Koubo charentais." in text(fr.get("/rules/koubo/?card=5S"))
     assert "There is no card “ZZ”." in text(client.get("/rules/koubo/?card=ZZ"))
     assert "Points : 0,5" in text(fr.get("/rules/tamoul/?card=KH"))
 

@@ -469,25 +469,20 @@ class RoundForm(forms.Form):
     def penalty_card_list(self) -> list[Card]:
         return cards_of(self.value("penalty_cards"))
 
-    def picker_cards(self) -> list[dict]:
-        """The deck in rank order: each card with its value, its copies at the table and
-        whether they are all used this round."""
+    def picker_cards(self) -> list[list[dict]]:
+        """The deck as the picker shows it, a row of ranks per suit (jokers last): each card
+        with its value, its copies at the table, and whether they are all used this round."""
         used: dict[Card, int] = {}
         for card in [*(c for view in self.hands() for c in view.cards), *self.penalty_card_list()]:
             used[card] = used.get(card, 0) + 1
-        cards = []
+        rows: dict[str | None, list[dict]] = {}
         for card in self.variant.deck():
             copies = self.variant.decks * (self.variant.values.jokers if card.is_joker else 1)
-            value = self.variant.value(card)
-            cards.append(
-                {
-                    "card": card,
-                    "value": value,
-                    "copies": copies,
-                    "used": used.get(card, 0) >= copies,
-                }
+            spent = used.get(card, 0) >= copies
+            rows.setdefault(card.suit, []).append(
+                {"card": card, "value": self.variant.value(card), "copies": copies, "used": spent}
             )
-        return cards
+        return list(rows.values())
 
     def penalty_cards_due(self) -> int | None:
         """How many penalty cards the caller must draw, once the hands are in."""

@@ -163,7 +163,7 @@ def test_picking_keeps_the_grid_in_view_without_jumps(phone: Page, live_server):
     before = page.evaluate("window.scrollY")
     for code in codes:
         tap_card(page, code)
-        grid = page.locator(".picker .grid").bounding_box()
+        grid = page.locator(f'.picker button[data-card="{code}"]').bounding_box()
         assert grid["y"] < height and grid["y"] + 48 > 0, f"the grid left the screen at {code}"
         after = page.evaluate("window.scrollY")
         assert abs(after - before) < 150, f"the page jumped by {after - before} px at {code}"

@@ -25,7 +25,7 @@ from scoring.display import points as points_text
 from scoring.display import say, say_detail
 from scoring.referee import engine
 from scoring.referee.cards import Card, UnknownCard, parse_card
-from scoring.referee.engine import GameError, Penalty
+from scoring.referee.engine import GameError, Penalty, unstorable
 from scoring.referee.house import HouseSetting
 from scoring.referee.numbers import NotANumber, parse_number
 from scoring.referee.variants import VARIANTS, Variant
@@ -204,6 +204,8 @@ class PenaltyForm(forms.Form):
         data = super().clean()
         player, points = data.get("player"), data.get("points")
         reason = (data.get("reason") or "").strip()
+        if reason and unstorable(reason):
+            self.add_error("reason", _("Remove the control character from the reason."))
         if self.errors or not (player or points is not None or reason):
             return data
         if not player:

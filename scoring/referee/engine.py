@@ -127,6 +127,12 @@ class ScoreSheet:
 # --- names, numbers and settings -------------------------------------------
 
 
+def unstorable(text: str) -> str | None:
+    """The first character of ``text`` that no database or file format here can hold safely:
+    a control character (NUL included) or half of a surrogate pair; None if there is none."""
+    return next((char for char in text if unicodedata.category(char) in ("Cc", "Cs")), None)
+
+
 def clean_name(name: object) -> str:
     """A player's name as stored: trimmed, Unicode-normalised. Not yet checked."""
     if not isinstance(name, str):

@@ -12,7 +12,15 @@ from fractions import Fraction
 from typing import Any
 
 from scoring.referee.cards import UnknownCard, json_number, parse_card
-from scoring.referee.engine import GameEntry, GameError, Penalty, RoundEntry, ScoreSheet, clean_name
+from scoring.referee.engine import (
+    GameEntry,
+    GameError,
+    Penalty,
+    RoundEntry,
+    ScoreSheet,
+    clean_name,
+    unstorable,
+)
 from scoring.referee.notes import Term, gettext_noop
 
 GAME_FORMAT = "tamalou-ref.game/1"
@@ -70,7 +78,34 @@ def parse_json(data: bytes | str) -> object:
 
 def read_game(data: bytes | str) -> GameEntry:
     """A game file's text as a GameEntry, its shape checked (the rules are checked when scored)."""
-    return game_from_json(parse_json(data))
+    data = parse_json(data)
+    check_text(data, "")
+    return game_from_json(data)
+
+
+def check_text(value: object, where: str) -> None:
+    """Every text of a file (keys too) must be storable: the one check of text coming in
+    from a file, so that a stored game can always be shown, exported and backed up."""
+    texts = [(where, value)] if isinstance(value, str) else []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            at = f"{where}.{key}" if where else str(key)
+            texts.append((f"{at} (a key)", key))
+            check_text(item, at)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            check_text(item, f"{where}[{index}]")
+    for at, text in texts:
+        bad = unstorable(text)
+        if bad is not None:
+            raise GameError(
+                gettext_noop("{where} holds a control character or broken text (U+{code})."),
+                where="".join(
+                    char.encode("unicode_escape").decode() if unstorable(char) else char
+                    for char in at
+                ),
+                code=f"{ord(bad):04X}",
+            )
 
 
 KIND_NAMES = {

@@ -179,6 +179,32 @@ class NewGameForm(forms.Form):
         return data
 
 
+def apply_row_action(data, rows: int, action: str) -> int:
+    """A tap on a player row's button in the posted new-game ``data``: add, remove or move up
+    a row, or choose the dealer. Returns the new number of rows."""
+    names = [data.get(f"name_{row}", "") for row in range(rows)]
+    dealer = data.get("dealer", "0")
+    dealer = int(dealer) if dealer.isascii() and dealer.isdigit() else 0
+    verb, _, index = action.partition("-")
+    i = int(index) if index.isascii() and index.isdigit() else -1
+    if verb == "add" and rows < engine.MAX_PLAYERS:
+        names.append("")
+    elif verb == "remove" and 0 <= i < rows and rows > engine.MIN_PLAYERS:
+        names.pop(i)
+        dealer = dealer - 1 if dealer > i else (0 if dealer == i else dealer)
+    elif verb == "up" and 0 < i < rows:
+        names[i - 1], names[i] = names[i], names[i - 1]
+        dealer = {i: i - 1, i - 1: i}.get(dealer, dealer)
+    elif verb == "deal" and 0 <= i < rows:
+        dealer = i
+    for row in range(max(rows, len(names)) + 1):
+        data.pop(f"name_{row}", None)
+    for row, name in enumerate(names):
+        data[f"name_{row}"] = name
+    data["dealer"] = str(dealer)
+    return len(names)
+
+
 # --- a round ----------------------------------------------------------------------------
 
 

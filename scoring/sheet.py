@@ -37,9 +37,9 @@ CSRF_PLACEHOLDER = "csrf-token-of-this-request-4f1c9a"
 INDENTATION = re.compile(r"\s*\n\s*")  # no <pre> or <textarea> on the sheet
 
 
-def game_etag(game: Game, read_only: bool) -> str:
+def game_etag(game: Game, link: str) -> str:
     """Changes with every saved change to the game, and with how it is shown."""
-    return '"' + cache_key("etag", game.version, get_language(), read_only)[5:25] + '"'
+    return '"' + cache_key("etag", game.version, get_language(), link)[5:25] + '"'
 
 
 def new_round_form(game: Game, data=None) -> RoundForm | None:
@@ -106,15 +106,16 @@ def standings(game: Game, sheet: engine.ScoreSheet) -> list[dict]:
 
 
 def sheet_context(
-    request: HttpRequest, game: Game, form: RoundForm | None = None, read_only: bool = False
+    request: HttpRequest, game: Game, form: RoundForm | None = None, link: str = "edit"
 ) -> dict:
+    """What the sheet shows, reached by its edit ``link`` or its (read-only) share link."""
+    read_only = link == "share"
     sheet = game.score()
     variant = game.rules()
     deals = engine.deals(sheet, game.first_dealer)
     undo = None if read_only else request.session.get("undo")
     key = game.share_key if read_only else game.edit_key
-    prefix = "shared" if read_only else "game"
-    share_url = request.build_absolute_uri(reverse("shared", args=[game.share_key]))
+    share_url = request.build_absolute_uri(reverse("share", args=[game.share_key]))
     return {
         "read_only": read_only,
         "undo": undo if undo and undo.get("game") == game.edit_key else None,
@@ -122,9 +123,9 @@ def sheet_context(
         "sheet": sheet,
         "variant": variant,
         "form": None if read_only else form,
-        "etag": game_etag(game, read_only),
-        "live_url": reverse(f"{prefix}_live", args=[key]),
-        "export_url": reverse(f"{prefix}_export", args=[key]),
+        "etag": game_etag(game, link),
+        "live_url": reverse(f"{link}_live", args=[key]),
+        "export_url": reverse(f"{link}_export", args=[key]),
         "rules_url": rules_url(game),
         "share_url": share_url,
         "share_qr": None if read_only else qr_svg(share_url),
@@ -149,18 +150,19 @@ def qr_svg(url: str) -> str:
     return mark_safe(code.svg_inline(dark="#1c2430", light="#ffffff", border=2, omitsize=True))
 
 
-def page_key(request: HttpRequest, version: str, read_only: bool) -> str:
+def page_key(request: HttpRequest, version: str, link: str) -> str:
     """Everything a cached sheet page depends on besides the CSRF token: the game as stored,
     the link it was reached by, the language, the host (the share link is absolute) and the
     full path (the language switch comes back to it)."""
     return cache_key(
-        "page", version, read_only, get_language(), request.get_host(), request.get_full_path()
+        "page", version, link, get_language(), request.get_host(), request.get_full_path()
     )
 
 
-def sheet_page(request: HttpRequest, game: Game, read_only: bool) -> HttpResponse:
+def sheet_page(request: HttpRequest, game: Game, link: str) -> HttpResponse:
     """The whole sheet page. A request with something of its own to show (a message, an undo
     banner) is rendered in full; others get the page of this state of the game."""
+    read_only = link == "share"
     if not read_only:
         remember(request, game.edit_key)
     undo = None
@@ -172,11 +174,11 @@ def sheet_page(request: HttpRequest, game: Game, read_only: bool) -> HttpRespons
 
     def context() -> dict:
         form = None if read_only else new_round_form(game)
-        return sheet_context(request, game, form, read_only=read_only)
+        return sheet_context(request, game, form, link)
 
     if personal:
         return render(request, "game.html", context())
-    key = page_key(request, game.version, read_only)
+    key = page_key(request, game.version, link)
     page = cache.get(key)
     if page is None:
         html = render_to_string("game.html", {**context(), "csrf_token": CSRF_PLACEHOLDER}, request)

@@ -19,10 +19,11 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from scoring.device import device_games, remember
 from scoring.display import say
-from scoring.forms import NewGameForm, RoundForm, apply_picker_action
+from scoring.forms import NewGameForm, RoundForm, apply_picker_action, apply_row_action
 from scoring.models import Conflict, Game
 from scoring.referee import engine, gamefile
 from scoring.referee.variants import VARIANTS
+from scoring.rules_page import rules_context
 from scoring.sheet import find_game, game_etag, new_round_form, sheet_context, sheet_page
 
 MAX_ROWS = 64  # player rows a posted new-game form may have (more than 8 is refused)
@@ -59,31 +60,6 @@ def new_game(request) -> HttpResponse:
     return render(request, "new_game.html", {"variants": VARIANTS.values()})
 
 
-def move_rows(data, rows: int, action: str) -> int:
-    """Add, remove or move up a player row, or choose the dealer; returns the new row count."""
-    names = [data.get(f"name_{row}", "") for row in range(rows)]
-    dealer = data.get("dealer", "0")
-    dealer = int(dealer) if dealer.isascii() and dealer.isdigit() else 0
-    verb, _, index = action.partition("-")
-    i = int(index) if index.isascii() and index.isdigit() else -1
-    if verb == "add" and rows < engine.MAX_PLAYERS:
-        names.append("")
-    elif verb == "remove" and 0 <= i < rows and rows > engine.MIN_PLAYERS:
-        names.pop(i)
-        dealer = dealer - 1 if dealer > i else (0 if dealer == i else dealer)
-    elif verb == "up" and 0 < i < rows:
-        names[i - 1], names[i] = names[i], names[i - 1]
-        dealer = {i: i - 1, i - 1: i}.get(dealer, dealer)
-    elif verb == "deal" and 0 <= i < rows:
-        dealer = i
-    for row in range(max(rows, len(names)) + 1):
-        data.pop(f"name_{row}", None)
-    for row, name in enumerate(names):
-        data[f"name_{row}"] = name
-    data["dealer"] = str(dealer)
-    return len(names)
-
-
 @require_http_methods(["GET", "POST"])
 def new_game_variant(request, variant: str) -> HttpResponse:
     if variant not in VARIANTS:
@@ -96,7 +72,7 @@ def new_game_variant(request, variant: str) -> HttpResponse:
     rows = min(max(sum(1 for key in data if key.startswith("name_")), 2), MAX_ROWS)
     action = data.get("action", "")
     if action and action != "create":
-        rows = move_rows(data, rows, action)
+        rows = apply_row_action(data, rows, action)
         form = NewGameForm(variant=variant, rows=rows, initial=data.dict())
         template = f"{page}#players" if request.htmx else page
         return render(request, template, {"form": form, "variant": VARIANTS[variant]})
@@ -110,7 +86,7 @@ def new_game_variant(request, variant: str) -> HttpResponse:
         first_dealer=form.first_dealer,
     )
     remember(request, game.edit_key)
-    return redirect("game", key=game.edit_key)
+    return redirect("edit", key=game.edit_key)
 
 
 @require_http_methods(["GET", "POST"])
@@ -127,23 +103,46 @@ def import_game(request) -> HttpResponse:
                 error = say(problem)
             else:
                 remember(request, game.edit_key)
-                return redirect("game", key=game.edit_key)
+                return redirect("edit", key=game.edit_key)
     return render(request, "import_game.html", {"error": error}, status=400 if error else 200)
+
+
+# --- the rules ------------------------------------------------------------------------------
+
+
+@require_GET
+def rules_index(request) -> HttpResponse:
+    return render(request, "rules_index.html", {"variants": VARIANTS.values()})
+
+
+@require_GET
+def rules_variant(request, variant: str) -> HttpResponse:
+    if variant not in VARIANTS:
+        raise Http404
+    context = rules_context(VARIANTS[variant], request.GET)
+    if request.htmx and context["lookup"] is not None:
+        return render(request, "rules_variant.html#card_panel", context)
+    return render(request, "rules_variant.html", context)
+
+
+@require_GET
+def rules_tambouille(request) -> HttpResponse:
+    return render(request, "rules_tambouille.html")
 
 
 # --- the sheet and its rounds ------------------------------------------------------------
 
 
 @require_http_methods(["GET", "POST"])
-def game_sheet(request, key: str) -> HttpResponse:
+def edit_sheet(request, key: str) -> HttpResponse:
     game = find_game("edit", key)
     if request.method == "GET":
-        return sheet_page(request, game, read_only=False)
+        return sheet_page(request, game, "edit")
     remember(request, game.edit_key)
     form = new_round_form(game, request.POST.copy())
     if form is None:
         messages.error(request, _("The game is over: no more rounds can be added."))
-        return redirect("game", key=key)
+        return redirect("edit", key=key)
     seats = list(form.seats.values())
     if apply_picker_action(form.data, game.rules().hand_size, seats):
         context = sheet_context(request, game, form.quiet())
@@ -166,7 +165,7 @@ def game_sheet(request, key: str) -> HttpResponse:
         context = sheet_context(request, game, new_round_form(game))
         response = render(request, "game.html#game_body", context)
         return reswap(retarget(response, "#game-body"), "outerHTML show:top")
-    return redirect(reverse("game", args=[key]) + "#totals")
+    return redirect(reverse("edit", args=[key]) + "#totals")
 
 
 def conflict(request, game: Game, posted: RoundForm) -> HttpResponse:
@@ -191,13 +190,13 @@ def conflict(request, game: Game, posted: RoundForm) -> HttpResponse:
     return render(request, "game.html", context, status=409)
 
 
-def live(request, game: Game, read_only: bool) -> HttpResponse:
+def live(request, game: Game, link: str) -> HttpResponse:
     """The parts of the sheet that other phones change; 304 while nothing changed."""
-    etag = game_etag(game, read_only)
+    etag = game_etag(game, link)
     if etag in request.headers.get("If-None-Match", ""):
         response = HttpResponse(status=304)
     else:
-        context = sheet_context(request, game, read_only=read_only)
+        context = sheet_context(request, game, link=link)
         response = render(request, "game.html#live", context)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache, private"
@@ -206,8 +205,8 @@ def live(request, game: Game, read_only: bool) -> HttpResponse:
 
 
 @require_GET
-def game_live(request, key: str) -> HttpResponse:
-    return live(request, find_game("edit", key), read_only=False)
+def edit_live(request, key: str) -> HttpResponse:
+    return live(request, find_game("edit", key), "edit")
 
 
 def export(game: Game) -> HttpResponse:
@@ -220,7 +219,7 @@ def export(game: Game) -> HttpResponse:
 
 
 @require_GET
-def game_export(request, key: str) -> HttpResponse:
+def edit_export(request, key: str) -> HttpResponse:
     return export(find_game("edit", key))
 
 
@@ -228,17 +227,17 @@ def game_export(request, key: str) -> HttpResponse:
 
 
 @require_safe
-def shared_sheet(request, key: str) -> HttpResponse:
-    return sheet_page(request, find_game("share", key), read_only=True)
+def share_sheet(request, key: str) -> HttpResponse:
+    return sheet_page(request, find_game("share", key), "share")
 
 
 @require_safe
-def shared_live(request, key: str) -> HttpResponse:
-    return live(request, find_game("share", key), read_only=True)
+def share_live(request, key: str) -> HttpResponse:
+    return live(request, find_game("share", key), "share")
 
 
 @require_safe
-def shared_export(request, key: str) -> HttpResponse:
+def share_export(request, key: str) -> HttpResponse:
     return export(find_game("share", key))
 
 
@@ -287,7 +286,7 @@ def round_edit(request, key: str, round_id: int) -> HttpResponse:
         else:
             request.session.pop("undo", None)
             messages.success(request, _("Round %(number)s corrected.") % {"number": number})
-            url = reverse("game", args=[key]) + f"#round-{number}"
+            url = reverse("edit", args=[key]) + f"#round-{number}"
             return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     return show(form, status=400)
 
@@ -302,7 +301,7 @@ def round_delete(request, key: str, round_id: int) -> HttpResponse:
             game.delete_round(entry.pk)
         except Conflict:
             messages.error(request, _("This round was already deleted from another phone."))
-            return redirect("game", key=key)
+            return redirect("edit", key=key)
         except engine.GameError as problem:
             error = _("Round %(number)s cannot be deleted: %(error)s") % {
                 "number": number,
@@ -310,7 +309,7 @@ def round_delete(request, key: str, round_id: int) -> HttpResponse:
             }
         else:
             request.session["undo"] = {"game": game.edit_key, "round": entry.pk, "number": number}
-            return redirect("game", key=key)
+            return redirect("edit", key=key)
     context = {"game": game, "entry": entry, "number": number, "error": error}
     return render(request, "round_delete.html", context, status=400 if error else 200)
 
@@ -329,22 +328,22 @@ def round_restore(request, key: str, round_id: int) -> HttpResponse:
     else:
         messages.success(request, _("The round is back."))
     request.session.pop("undo", None)
-    return redirect("game", key=key)
+    return redirect("edit", key=key)
 
 
 @require_POST
-def game_end(request, key: str) -> HttpResponse:
+def end_game(request, key: str) -> HttpResponse:
     game = find_game("edit", key)
     sheet = game.score()
     if sheet.finished or not sheet.rounds:
         messages.error(request, _("Only a game in progress with at least one round can be ended."))
     else:
         game.end()
-    return redirect("game", key=key)
+    return redirect("edit", key=key)
 
 
 @require_POST
-def game_rematch(request, key: str) -> HttpResponse:
+def rematch(request, key: str) -> HttpResponse:
     rematch = find_game("edit", key).rematch()
     remember(request, rematch.edit_key)
-    return redirect("game", key=rematch.edit_key)
+    return redirect("edit", key=rematch.edit_key)

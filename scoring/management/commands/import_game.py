@@ -24,4 +24,4 @@ class Command(BaseCommand):
         except GameError as error:
             self.stderr.write(f"import_game: {error}")
             sys.exit(1)
-        self.stdout.write(reverse("game", args=[game.edit_key]))
+        self.stdout.write(reverse("edit", args=[game.edit_key]))

@@ -1,23 +1,20 @@
-"""The rules at the table: every variant explained, and what a card does in it.
+"""The rules page of a variant: what each card is worth and does, the rules, a worked example.
 
-Everything shown comes from the variant modules the engine scores with: the values
-table and the card lookup read the variant's card values and powers, and the
-worked example is scored by the engine when the page is drawn."""
+Everything shown comes from the variant modules the referee scores with: the values
+table and the card lookup read the variant's card values and powers (with a game's house
+settings when the sheet links here with them), and the worked example is scored by the
+referee when the page is drawn."""
 
 from __future__ import annotations
 
 from urllib.parse import urlencode
-
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
 
 from scoring.display import rank_name
 from scoring.referee import engine, gamefile
 from scoring.referee.cards import JOKER, SUIT_SYMBOLS, UnknownCard, parse_card
 from scoring.referee.house import SettingError
 from scoring.referee.numbers import NotANumber, parse_number
-from scoring.referee.variants import VARIANTS, Variant
+from scoring.referee.variants import Variant
 from scoring.referee.variants.base import GENERAL_DECISIONS, Power
 
 
@@ -75,11 +72,6 @@ def card_lookup(variant: Variant, code: str | None) -> dict | None:
     return {"card": card, "value": variant.value(card), "power": variant.power_of(card)}
 
 
-@require_GET
-def rules_index(request: HttpRequest) -> HttpResponse:
-    return render(request, "rules_index.html", {"variants": VARIANTS.values()})
-
-
 def house_settings(variant: type[Variant], query) -> dict:
     """A game's house settings given in the query (``?joker_value=20``), as its sheet links
     to them; what is not a valid setting of the variant is left out."""
@@ -101,14 +93,11 @@ def house_settings(variant: type[Variant], query) -> dict:
     return settings
 
 
-@require_GET
-def rules_variant(request: HttpRequest, variant: str) -> HttpResponse:
-    if variant not in VARIANTS:
-        raise Http404
-    settings = house_settings(VARIANTS[variant], request.GET)
-    rules = VARIANTS[variant](**settings)
-    lookup = card_lookup(rules, request.GET.get("card"))
-    context = {
+def rules_context(variant: type[Variant], query) -> dict:
+    """What the rules page of ``variant`` shows, with the house settings in ``query``."""
+    settings = house_settings(variant, query)
+    rules = variant(**settings)
+    return {
         "house": [
             {"setting": setting, "value": rules.settings[setting.name]}
             for setting in rules.house_settings
@@ -124,13 +113,5 @@ def rules_variant(request: HttpRequest, variant: str) -> HttpResponse:
         "example": worked_example(rules),
         "settled": rules.settled,
         "decisions": [*GENERAL_DECISIONS, *rules.decisions],
-        "lookup": lookup,
+        "lookup": card_lookup(rules, query.get("card")),
     }
-    if request.htmx and lookup is not None:
-        return render(request, "rules_variant.html#card_panel", context)
-    return render(request, "rules_variant.html", context)
-
-
-@require_GET
-def rules_tambouille(request: HttpRequest) -> HttpResponse:
-    return render(request, "rules_tambouille.html")

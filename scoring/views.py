@@ -24,7 +24,7 @@ from scoring.models import Conflict, Game
 from scoring.referee import engine, gamefile
 from scoring.referee.variants import VARIANTS
 from scoring.rules_page import rules_context
-from scoring.sheet import find_game, game_etag, new_round_form, sheet_context, sheet_page
+from scoring.sheet import find_game, game_etag, history, new_round_form, sheet_context, sheet_page
 
 MAX_ROWS = 64  # player rows a posted new-game form may have (more than 8 is refused)
 
@@ -160,11 +160,13 @@ def edit_sheet(request, key: str) -> HttpResponse:
         if request.htmx:
             return render(request, "game.html#round_form", context)
         return render(request, "game.html", context, status=400)
-    request.session.pop("undo", None)
+    cleared_undo = request.session.pop("undo", None) is not None
     if request.htmx:
         context = sheet_context(request, game, new_round_form(game))
-        response = render(request, "game.html#game_body", context)
-        return reswap(retarget(response, "#game-body"), "outerHTML show:top")
+        context |= {"history": history(game, game.score(), only_last=True)}
+        context["cleared_undo"] = cleared_undo
+        response = render(request, "game.html#saved", context)
+        return reswap(response, "outerHTML show:#totals:top")
     return redirect(reverse("edit", args=[key]) + "#totals")
 
 

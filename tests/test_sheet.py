@@ -200,14 +200,19 @@ def test_picker_only_offers_the_cards_of_the_variant(client):
     assert 'value="0:JOKER"' not in page
 
 
-def test_saving_with_htmx_returns_the_updated_sheet(client):
+def test_saving_with_htmx_returns_the_next_form_and_what_the_round_changed(client):
     game = make_game()
     hands = {"total_0": "3", "total_1": "22", "total_2": "5", "caller": "Léa"}
     response = client.post(url(game), {"number": 1, "save": "1", **hands}, **HTMX)
     page = response.content.decode()
-    assert response["HX-Retarget"] == "#game-body"
-    assert page.lstrip().startswith('<div id="game-body">')
-    assert "Round 2" in page and Round.objects.count() == 1
+    assert response["HX-Reswap"] == "outerHTML show:#totals:top"
+    assert page.lstrip().startswith('<form method="post"') and "Round 2" in page
+    assert '<div id="live-top" hx-swap-oob="true"' in page and "Léa called Tamalou" in page
+    assert Round.objects.count() == 1
+    hands = {"total_0": "4", "total_1": "2", "total_2": "5"}
+    page = client.post(url(game), {"number": 2, "save": "1", **hands}, **HTMX).content.decode()
+    assert '<div hx-swap-oob="afterbegin:#history-rounds">' in page
+    assert 'id="round-2"' in page and 'id="round-1"' not in page  # only the new round is drawn
 
 
 def test_saving_an_invalid_round_with_htmx_returns_the_form_with_errors(client):

@@ -16,7 +16,7 @@ import segno
 from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -159,33 +159,39 @@ def page_key(request: HttpRequest, version: str, link: str) -> str:
     )
 
 
-def sheet_page(request: HttpRequest, game: Game, link: str) -> HttpResponse:
+def sheet_page(request: HttpRequest, link: str, key: str) -> HttpResponse:
     """The whole sheet page. A request with something of its own to show (a message, an undo
-    banner) is rendered in full; others get the page of this state of the game."""
+    banner) is rendered in full; others get the page of this state of the game, which costs
+    one read of the game's version while it is cached."""
+    found = Game.objects.version_by_key(link, key)
+    if found is None:
+        raise Http404
+    pk, edit_key, state = found
     read_only = link == "share"
     if not read_only:
-        remember(request, game.edit_key)
+        remember(request, edit_key)
     undo = None
     if settings.SESSION_COOKIE_NAME in request.COOKIES:
         undo = request.session.get("undo")
     personal = len(messages.get_messages(request)) or (
-        not read_only and undo and undo.get("game") == game.edit_key
+        not read_only and undo and undo.get("game") == edit_key
     )
 
     def context() -> dict:
+        game = Game.objects.get(pk=pk)
         form = None if read_only else new_round_form(game)
         return sheet_context(request, game, form, link)
 
     if personal:
         return render(request, "game.html", context())
-    key = page_key(request, game.version, link)
-    page = cache.get(key)
+    cached = page_key(request, Game.version_of(edit_key, state), link)
+    page = cache.get(cached)
     if page is None:
         html = render_to_string("game.html", {**context(), "csrf_token": CSRF_PLACEHOLDER}, request)
         page = PrecompressedPage.make(
             INDENTATION.sub("\n", html).encode(), CSRF_PLACEHOLDER.encode()
         )
-        cache.set(key, page, 86400)
+        cache.set(cached, page, 86400)
     token = get_token(request).encode()
     if "gzip" in request.headers.get("Accept-Encoding", ""):
         response = HttpResponse(page.gzip(token))

@@ -135,9 +135,9 @@ def rules_tambouille(request) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def edit_sheet(request, key: str) -> HttpResponse:
-    game = find_game("edit", key)
     if request.method == "GET":
-        return sheet_page(request, game, "edit")
+        return sheet_page(request, "edit", key)
+    game = find_game("edit", key)
     remember(request, game.edit_key)
     form = new_round_form(game, request.POST.copy())
     if form is None:
@@ -230,7 +230,7 @@ def edit_export(request, key: str) -> HttpResponse:
 
 @require_safe
 def share_sheet(request, key: str) -> HttpResponse:
-    return sheet_page(request, find_game("share", key), "share")
+    return sheet_page(request, "share", key)
 
 
 @require_safe

@@ -1,4 +1,4 @@
-"""Every bad input of RULES.md, and malformed game files, refused with a message that says where."""
+"""Every bad input the rules pages name, and malformed game files: refused, saying where."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def test_the_good_file_scores():
     assert score_game(read_game(json.dumps(GOOD))).totals == {"Léa": 0, "Marc": 12}
 
 
-# --- the bad input list of RULES.md --------------------------------------------
+# --- the bad input the rules pages list --------------------------------------------
 
 
 def test_unknown_card_code_names_round_player_and_card():

@@ -90,9 +90,9 @@ def test_the_sheet_costs_a_fixed_number_of_queries(client, django_assert_num_que
         url = f"/g/{game.edit_key}/"
         client.get(url)
         cache.clear()
-        with django_assert_num_queries(2):  # the game, its rounds
+        with django_assert_num_queries(3):  # the game's version, the game, its rounds
             assert client.get(url).status_code == 200
-        with django_assert_num_queries(1):  # the game only: the page is cached
+        with django_assert_num_queries(1):  # the game's version only: the page is cached
             assert client.get(url).status_code == 200
 
 

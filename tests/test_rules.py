@@ -1,4 +1,4 @@
-"""Every rule of RULES.md with a worked hand. Pure Python: no database, no Django."""
+"""Every rule of the rules pages (/rules/<variant>/) with a worked hand; no Django."""
 
 from __future__ import annotations
 

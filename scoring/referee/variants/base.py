@@ -218,7 +218,7 @@ class Variant:
     counter_call: ClassVar[bool] = False  # Tamoul's contre-Tamoul
     counter_call_word: ClassVar[str] = ""  # what the counter-caller says
     penalty_cards: ClassVar[bool] = False  # Dutch toulousain's capoté cards
-    # What this app decided where RULES.md and the seeds are silent (shown on the rules page).
+    # What this app decided where the rules say nothing (shown on the rules page).
     decisions: ClassVar[tuple[str, ...]] = ()
     # Questions the seed texts leave open or answer differently, as the project's rules settle
     # them (shown on the rules page).

@@ -1,4 +1,7 @@
-"""Cabo bruxellois, "Tamalou belge" (seed 000): red kings are −2, a missed Cabo costs 10."""
+"""Cabo bruxellois, "Tamalou belge": red kings are −2, a missed Cabo costs 10.
+
+The rules as players read them: /rules/cabo_bruxellois/ (rules_variant.html).
+"""
 
 from __future__ import annotations
 

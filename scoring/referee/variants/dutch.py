@@ -1,4 +1,7 @@
-"""Dutch (seed 000): everyone scores their hand; 100 knocks you out; last one in wins."""
+"""Dutch: everyone scores their hand; 100 knocks you out; last one in wins.
+
+The rules as players read them: /rules/dutch/ (rules_variant.html).
+"""
 
 from __future__ import annotations
 

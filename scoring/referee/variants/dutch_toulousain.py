@@ -1,4 +1,7 @@
-"""Dutch toulousain (seed 000): a beaten dutcher draws one penalty card per player under him."""
+"""Dutch toulousain: a beaten dutcher draws one penalty card per player under him.
+
+The rules as players read them: /rules/dutch_toulousain/ (rules_variant.html).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Fontenaysien (seed 000): hands scored on a scale; 100 loses, −50 wins outright."""
+"""Fontenaysien: hands scored on a scale; 100 loses, −50 wins outright.
+
+The rules as players read them: /rules/fontenaysien/ (rules_variant.html).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Gabo (seeds 001, 003): Tamalou with a call threshold of 7."""
+"""Gabo: Tamalou with a call threshold of 7.
+
+The rules as players read them: /rules/gabo/ (rules_variant.html).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Koubo charentais (seed 000): a 32-card deck, −3 for a right call, +20 for a wrong one."""
+"""Koubo charentais: a 32-card deck, −3 for a right call, +20 for a wrong one.
+
+The rules as players read them: /rules/koubo/ (rules_variant.html).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Tamalou classique (seeds 000, 001, 003)."""
+"""Tamalou classique.
+
+The rules as players read them: /rules/tamalou/ (rules_variant.html).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Tamoul (seed 000): half points, contre-Tamoul, and 100 falls back to 50."""
+"""Tamoul: half points, contre-Tamoul, and 100 falls back to 50.
+
+The rules as players read them: /rules/tamoul/ (rules_variant.html).
+"""
 
 from __future__ import annotations
 

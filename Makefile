@@ -45,10 +45,10 @@ browsers:
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/tamalou
 test: install browsers lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 	@if $(BIN)/python scripts/postgres_available.py "$(POSTGRES_URL)"; then \
 		echo "Again on PostgreSQL ($(POSTGRES_URL))"; \
-		DATABASE_URL="$(POSTGRES_URL)" $(BIN)/python -m pytest; \
+		DATABASE_URL="$(POSTGRES_URL)" $(BIN)/python -m pytest -n auto; \
 	elif [ -n "$(REQUIRE_POSTGRES)" ]; then \
 		echo "PostgreSQL is required but does not answer at $(POSTGRES_URL)" >&2; exit 1; \
 	else \

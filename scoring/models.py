@@ -192,8 +192,12 @@ class Game(models.Model):
     def add_round(self, number: int, entry: engine.RoundEntry) -> Round:
         """Store round ``number``; Conflict if the game has another number of rounds now."""
         with self._locked() as rounds:
-            if len(rounds) == number and rounds[-1].data == gamefile.round_to_json(entry):
-                return rounds[-1]  # the same round sent twice (a second tap on Save)
+            if 0 < number <= len(rounds) and rounds[number - 1].data == gamefile.round_to_json(
+                entry
+            ):
+                # The same round sent again (a second tap on Save, or a retry after its answer
+                # was lost): it is stored already, whatever was saved after it.
+                return rounds[number - 1]
             if len(rounds) != number - 1:
                 raise Conflict
             self._check([*self.entries(rounds), entry])

@@ -228,3 +228,15 @@ def test_a_page_rendered_by_older_code_is_not_served(client, monkeypatch):
     )
     sheet(client, game)
     assert rendered == [1]
+
+
+def test_a_round_sent_again_after_later_rounds_is_not_offered_as_a_new_one(client):
+    """Its answer was lost (a phone's connection, a server restart) and it is sent again."""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    first = {"number": "1", "save": "1", "total_0": "3", "total_1": "4"}
+    client.post(f"/g/{game.edit_key}/", first)
+    client.post(f"/g/{game.edit_key}/", {**first, "number": "2", "total_0": "7"})
+    again = client.post(f"/g/{game.edit_key}/", first)
+    assert again.status_code == 302 and Round.objects.count() == 2
+    changed = client.post(f"/g/{game.edit_key}/", {**first, "total_1": "5"})
+    assert changed.status_code == 409 and Round.objects.count() == 2

@@ -112,7 +112,8 @@ class Report:
             f"{self.phones} phones, {self.requests} requests in {self.seconds:.1f} s",
             f"  rounds added: {self.count('add', 'saved')} acknowledged (302), "
             f"{self.count('add', 'refused')} refused as taken (409), "
-            f"{unknown_adds} unanswered even when sent again ({self.unknown_stored} of them stored)",
+            f"{unknown_adds} unanswered even when sent again "
+            f"({self.unknown_stored} of them stored)",
             f"  round 1 corrected: {self.count('fix', 'saved')} of {len(fixes)} acknowledged, "
             f"{self.count('fix', 'unknown')} unanswered; stored edit count {self.edits}",
             "  median answer: "

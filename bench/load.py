@@ -224,15 +224,16 @@ class Run:
                 self.errors.append(f"GET {path} answered {error.code}")
                 return None
             except NO_ANSWER:
-                self.note(cut=f"GET {path.split('/')[-2]}")
+                self.note(cut="GET edit page" if "edit" in path else "GET sheet")
                 continue
             self.note(kind="GET", since=sent)
             return page
         return None
 
-    def send(self, phone: Phone, page_path: str, path: str, form: dict, attempt: Attempt) -> None:
+    def send(self, phone: Phone, path: str, form: dict, attempt: Attempt) -> str | None:
         """Post a form; with no answer, read the page again (a fresh token) and post it once
-        more. Records the outcome in ``attempt``."""
+        more. Records the outcome in ``attempt``; returns the page of a 409 (the sheet as it
+        is now, which offers the next number)."""
         with self.lock:
             self.attempts.append(attempt)
         for try_ in (1, 2):
@@ -243,8 +244,8 @@ class Run:
             except NO_ANSWER as error:
                 self.note(cut=f"POST {attempt.kind} (try {try_})")
                 attempt.outcome, attempt.detail = "unknown", type(error).__name__
-                if try_ == 1 and self.read(phone, page_path) is None:
-                    return
+                if try_ == 1 and self.read(phone, path) is None:
+                    return None
                 continue
             self.note(kind=f"POST {status}", since=sent)
             if status == 302:
@@ -257,10 +258,12 @@ class Run:
                 # The first time: the change was refused whole. After a lost answer it may
                 # be that the first try was stored: unknown.
                 attempt.outcome = "refused" if try_ == 1 else "unknown"
+                return body
             else:
                 attempt.outcome, attempt.detail = "error", f"{status}: {body[:300]}"
                 self.errors.append(f"{attempt}")
-            return
+            return None
+        return None
 
     def phone(self, action, index: int) -> threading.Thread:
         """A thread for one phone; whatever breaks in it is a failure of the run."""
@@ -276,17 +279,22 @@ class Run:
     def add_rounds(self, index: int, phone: Phone) -> None:
         sheet = f"/g/{self.key}/"
         counter = 0
+        page = None
         while time.monotonic() < self.deadline:
-            page = self.read(phone, sheet)
-            if page is None:
-                return
-            number = int(re.search(r'name="number" value="(\d+)"', page).group(1))
+            # The sheet; after a 409, the page that says so is the sheet as it is now.
+            found = page and re.search(r'name="number" value="(\d+)"', page)
+            if not found:
+                page = self.read(phone, sheet)
+                if page is None:
+                    return
+                found = re.search(r'name="number" value="(\d+)"', page)
+            number = int(found.group(1))
             if number > self.target:
                 return
             counter += 1
             payload = unique_payload(index, counter)
             form = {"number": number, "save": 1, **totals_form(payload)}
-            self.send(phone, sheet, sheet, form, Attempt(index, "add", number, payload))
+            page = self.send(phone, sheet, form, Attempt(index, "add", number, payload))
 
     def correct_round_1(self, index: int, phone: Phone) -> None:
         sheet = f"/g/{self.key}/"
@@ -308,7 +316,7 @@ class Run:
             counter += 1
             payload = unique_payload(index, counter)
             form = {"number": 1, "edits": edits, "save": 1, **totals_form(payload)}
-            self.send(phone, edit, edit, form, Attempt(index, "fix", 1, payload))
+            self.send(phone, edit, form, Attempt(index, "fix", 1, payload))
 
 
 def unique_payload(phone: int, counter: int) -> tuple[int, ...]:
@@ -398,10 +406,10 @@ def run(
     rounds: int = 40,
     kill_after: int = 10,
     seconds: float = 60,
-    label: str = "",
 ) -> Report:
     """The whole run against ``database`` (a DATABASE_URL): serve, load, kill, check."""
-    report = Report(label or database.split(":", 1)[0], rounds, phones)
+    label = "SQLite" if database.startswith("sqlite:") else "PostgreSQL"
+    report = Report(label, rounds, phones)
     env = server_env(database, work)
     prepare(env)
     with gunicorn_master(env, WORKERS) as (base, master):
@@ -537,7 +545,6 @@ def main() -> int:
     parser.add_argument("--kill-after", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=60)
     args = parser.parse_args()
-    label = "PostgreSQL" if args.postgres else "SQLite"
     with (
         tempfile.TemporaryDirectory(prefix="tamalou-load-") as work,
         fresh_database(Path(work), args.postgres) as database,
@@ -549,7 +556,6 @@ def main() -> int:
             rounds=args.rounds,
             kill_after=args.kill_after,
             seconds=args.seconds,
-            label=label,
         )
     print("\n".join(report.lines()))
     return 0 if report.ok else 1

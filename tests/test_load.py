@@ -13,6 +13,7 @@ import pytest
 from django.db import connection
 
 from bench.load import fresh_database, run
+from scoring.models import Game
 
 pytestmark = pytest.mark.load
 
@@ -40,3 +41,28 @@ def test_phones_a_correction_and_a_killed_worker_lose_and_duplicate_nothing(tmp_
     assert report.stored == 12
     assert report.killed and report.respawned_in is not None
     assert report.count("add", "saved") + report.unknown_stored == 12
+
+
+@pytest.mark.django_db
+def test_a_round_sent_again_after_its_answer_was_lost_is_not_offered_as_a_new_round(client):
+    """A worker killed after the commit, before the answer: the phone saves the same form
+    again. Once another phone has saved the next round, the app says round 1 'was saved from
+    another phone' and offers this phone's hands as round 3: one tap stores them twice.
+    (Sent again while still the last round it is recognised: the double-tap case.)"""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    url = f"/g/{game.edit_key}/"
+    first = {"number": 1, "save": "1", "total_0": "3", "total_1": "9"}
+    assert client.post(url, first).status_code == 302  # stored; the answer never arrives
+    other = client.__class__()
+    assert (
+        other.post(url, {"number": 2, "save": "1", "total_0": "4", "total_1": "9"}).status_code
+        == 302
+    )
+    response = client.post(url, first)  # Save again
+    if response.status_code == 409:
+        page = response.content.decode()
+        assert "was saved from another phone" not in page  # it is this phone's own round
+        assert 'name="number" value="3"' not in page  # not offered again as a new round
+    else:
+        assert response.status_code == 302
+    assert len(game.rounds.all()) == 2

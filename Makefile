@@ -6,7 +6,7 @@ PORT ?= 8000
 
 MO := locale/fr/LC_MESSAGES/django.mo
 
-.PHONY: install run serve test lint format bench browsers messages gettext
+.PHONY: install run serve test lint format bench load browsers messages gettext
 
 # A virtualenv with the locked dependencies (reinstalled when the lock changes), the compiled
 # French catalogue, then migrations.
@@ -78,3 +78,17 @@ bench: install
 		echo "Installing Debian's wrk for the load test"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
 	$(BIN)/python bench/run.py
+
+# Eight phones on one game, one correcting round 1, a gunicorn worker killed midway: fails
+# unless no round is lost or duplicated and the totals equal a recomputation from the stored
+# rounds. On a SQLite file of its own, then on a fresh database (created and dropped) of the
+# PostgreSQL server at POSTGRES_URL when one answers.
+load: install
+	$(BIN)/python bench/load.py
+	@if $(BIN)/python scripts/postgres_available.py "$(POSTGRES_URL)"; then \
+		$(BIN)/python bench/load.py --postgres "$(POSTGRES_URL)"; \
+	elif [ -n "$(REQUIRE_POSTGRES)" ]; then \
+		echo "PostgreSQL is required but does not answer at $(POSTGRES_URL)" >&2; exit 1; \
+	else \
+		echo "No PostgreSQL at $(POSTGRES_URL): the load ran on SQLite only."; \
+	fi

@@ -22,6 +22,13 @@ def free_port() -> int:
 @contextmanager
 def gunicorn(env: dict, workers: int = 1) -> Iterator[str]:
     """A gunicorn serving the project with ``env``; yields its base URL once it listens."""
+    with gunicorn_master(env, workers) as (url, _):
+        yield url
+
+
+@contextmanager
+def gunicorn_master(env: dict, workers: int = 1) -> Iterator[tuple[str, subprocess.Popen]]:
+    """The same, with gunicorn's master process: its children are the workers (``workers``)."""
     port = free_port()
     command = [sys.executable, "-m", "gunicorn", "tamalou_ref.wsgi", "--bind", f"127.0.0.1:{port}"]
     command += ["--workers", str(workers), "--log-level", "warning"]
@@ -34,7 +41,21 @@ def gunicorn(env: dict, workers: int = 1) -> Iterator[str]:
                 break
             except OSError:
                 time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", server
     finally:
         server.terminate()
         server.wait(10)
+
+
+def workers(master: int) -> set[int]:
+    """The pids of a gunicorn master's workers, its child processes (read from /proc, which
+    every Linux has; /proc/PID/task/*/children needs a kernel option)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # the process ended meanwhile
+        if int(fields[1]) == master and fields[0] != "Z":  # state, parent; not a zombie
+            found.add(int(stat.parent.name))
+    return found

@@ -32,8 +32,10 @@ def points(value: Fraction | int | None) -> str:
 
 
 def say(what: Note | GameError) -> str:
-    """A note or a refusal in the reader's language; a refusal with its round and player."""
-    return what.render(translate=gettext, number=points, plural=ngettext)
+    """A note or a refusal in the reader's language, a sentence of its own; a refusal with
+    its round and player."""
+    text = what.render(translate=gettext, number=points, plural=ngettext)
+    return text[:1].upper() + text[1:]
 
 
 def say_detail(error: GameError, sentence: bool = True) -> str:

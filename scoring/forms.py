@@ -18,8 +18,9 @@ from fractions import Fraction
 
 from django import forms
 from django.forms.utils import ErrorDict, ErrorList
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from scoring.display import points as points_text
 from scoring.display import say, say_detail
@@ -98,9 +99,16 @@ def setting_field(setting: HouseSetting) -> forms.Field:
     if setting.default is None:
         help_text = gettext_lazy(setting.help)
     else:
-        default = {"default": points_text(setting.default)}
+        value = Fraction(setting.default)
+        default = {
+            "default": points_text(value),
+            "n": abs(int(value)) if value == int(value) else 2,
+        }
         if setting.kind == "points":
-            help_text = gettext_lazy("Default: %(default)s points.") % default
+            help_text = (
+                ngettext_lazy("Default: %(default)s point.", "Default: %(default)s points.", "n")
+                % default
+            )
         else:
             help_text = gettext_lazy("Default: %(default)s.") % default
     return NumberField(label=label, help_text=help_text, whole=setting.kind == "whole")
@@ -223,7 +231,6 @@ class PenaltyForm(forms.Form):
     def __init__(self, *args, players: list[str], **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = [("", "—"), *((p, p) for p in players)]
-        self.fields["points"].widget.attrs["placeholder"] = "+2"
         self.fields["reason"].widget.attrs["placeholder"] = _("Reason")
 
     def clean(self):
@@ -267,6 +274,7 @@ class RoundForm(forms.Form):
     edits = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
     target = forms.CharField(widget=forms.HiddenInput, required=False, max_length=4)
     notice = ""  # why the form is shown again as saved elsewhere
+    nothing_entered = False
     conflict: dict | None = None  # the round another phone saved first
 
     def __init__(self, data=None, *, game, number: int, editing=None, initial=None, **kwargs):
@@ -296,7 +304,7 @@ class RoundForm(forms.Form):
         )
         if self.variant.counter_call:
             self.fields["counter_caller"] = forms.ChoiceField(
-                label=_("%(call)s by") % {"call": self.variant.counter_call_word},
+                label=capfirst(_("%(call)s by") % {"call": self.variant.counter_call_word}),
                 choices=[("", gettext_lazy("Nobody")), *who],
                 required=False,
                 widget=forms.RadioSelect,
@@ -358,13 +366,16 @@ class RoundForm(forms.Form):
     def clean(self):
         data = super().clean()
         penalties_valid = self.penalties.is_valid()
-        if self.errors or not penalties_valid:
+        if "number" in self.errors:
             return data
         if self.is_empty():
+            self.nothing_entered = True  # a tap on Save over a fresh form: no error to show
             raise forms.ValidationError(_("Enter the hands first."), code="empty")
         hands: dict[str, object] = {}
         emptied = data.get("emptied", [])
         for name, seat in self.seats.items():
+            if f"total_{seat}" in self.errors:
+                continue  # said already; every other hand is still checked
             cards = self.parse_cards(f"cards_{seat}")
             total = data.get(f"total_{seat}")
             if cards:
@@ -384,7 +395,7 @@ class RoundForm(forms.Form):
             else:
                 self.add_error(f"total_{seat}", _("Enter this player's cards or hand total."))
         penalty_cards = self.parse_cards("penalty_cards") if self.variant.penalty_cards else []
-        if self.errors:
+        if self.errors or not penalties_valid:
             return data
         self.round = engine.RoundEntry(
             hands=hands,
@@ -415,7 +426,7 @@ class RoundForm(forms.Form):
     def is_empty(self) -> bool:
         """Nothing at all was entered: a tap on Save over a fresh form."""
         fields = [f"{kind}_{seat}" for seat in self.seats.values() for kind in ("cards", "total")]
-        typed = any(self.cleaned_data.get(name) not in (None, "") for name in fields)
+        typed = any(str(self.data.get(name) or "").strip() for name in fields)
         penalties = any(form.has_changed() for form in self.penalties.forms)
         return not typed and not penalties and not self.cleaned_data.get("penalty_cards")
 

@@ -7,19 +7,26 @@ referee when the page is drawn."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlencode
+
+from django.utils.translation import gettext
 
 from scoring.display import rank_name
 from scoring.referee import engine, gamefile
 from scoring.referee.cards import JOKER, SUIT_SYMBOLS, UnknownCard, parse_card
 from scoring.referee.house import SettingError
+from scoring.referee.notes import RANK_SYMBOLS
 from scoring.referee.numbers import NotANumber, parse_number
 from scoring.referee.variants import Variant
 from scoring.referee.variants.base import GENERAL_DECISIONS, Power
 
+SHEET_PATH = re.compile(r"/[gs]/[A-Za-z0-9_-]{1,32}/")  # a sheet, by its edit or share link
+
 
 def power_label(power: Power) -> str:
-    ranks = ", ".join(power.ranks)
+    """The ranks a power is for, as players read them in their language (V, D, R in French)."""
+    ranks = ", ".join(gettext(RANK_SYMBOLS[r]) if r in RANK_SYMBOLS else r for r in power.ranks)
     if power.colour == "red":
         return f"{ranks} {SUIT_SYMBOLS['H']}{SUIT_SYMBOLS['D']}"
     if power.colour == "black":
@@ -94,16 +101,21 @@ def house_settings(variant: type[Variant], query) -> dict:
 
 
 def rules_context(variant: type[Variant], query) -> dict:
-    """What the rules page of ``variant`` shows, with the house settings in ``query``."""
+    """What the rules page of ``variant`` shows, with the house settings in ``query`` (and
+    a way back to the score sheet it was opened from)."""
     settings = house_settings(variant, query)
     rules = variant(**settings)
+    back = query.get("back", "")
+    back = back if SHEET_PATH.fullmatch(back) else ""
+    kept = [*sorted(settings.items()), *([("back", back)] if back else [])]
     return {
+        "back": back,
         "house": [
             {"setting": setting, "value": rules.settings[setting.name]}
             for setting in rules.house_settings
             if setting.name in settings
         ],
-        "query": urlencode(sorted(settings.items())),
+        "query": urlencode(kept),
         "variant": rules,
         "sections": rules.rule_texts(),
         "powers": [(power_label(power), power.text) for power in rules.powers],

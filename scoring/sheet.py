@@ -126,7 +126,7 @@ def sheet_context(
         "etag": game_etag(game, link),
         "live_url": reverse(f"{link}_live", args=[key]),
         "export_url": reverse(f"{link}_export", args=[key]),
-        "rules_url": rules_url(game),
+        "rules_url": rules_url(game, link),
         "share_url": share_url,
         "share_qr": None if read_only else qr_svg(share_url),
         "standings": standings(game, sheet),
@@ -137,10 +137,12 @@ def sheet_context(
     }
 
 
-def rules_url(game: Game) -> str:
-    """The variant's rules page with this game's house settings (card values change)."""
-    query = urlencode(sorted(game.settings.items()))
-    return reverse("rules_variant", args=[game.variant]) + (f"?{query}" if query else "")
+def rules_url(game: Game, link: str) -> str:
+    """The variant's rules page with this game's house settings (card values change), and a
+    way back to the sheet by the link it was reached with."""
+    back = reverse(link, args=[game.edit_key if link == "edit" else game.share_key])
+    query = urlencode([*sorted(game.settings.items()), ("back", back)])
+    return reverse("rules_variant", args=[game.variant]) + f"?{query}"
 
 
 @lru_cache(maxsize=256)

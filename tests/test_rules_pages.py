@@ -156,12 +156,21 @@ def test_tambouille_is_marked_as_a_different_game_without_points(client, fr):
 def test_the_sheet_reaches_the_card_lookup_of_its_variant_in_one_tap(client):
     game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
     page = client.get(f"/g/{game.edit_key}/").content.decode()
-    assert 'href="/rules/koubo/#cards"' in page
+    back = f"%2Fg%2F{game.edit_key}%2F"
+    assert f'href="/rules/koubo/?back={back}#cards"' in page
+    rules = client.get(f"/rules/koubo/?back={back}").content.decode()
+    assert f'href="/g/{game.edit_key}/">← Back to the score sheet' in rules
+    assert (
+        "Back to the score sheet"
+        not in client.get("/rules/koubo/?back=https://evil/").content.decode()
+    )
     house = Game.objects.create(
         variant="tamalou", players=["Léa", "Marc"], settings={"joker_value": 20}
     )
     page = client.get(f"/g/{house.edit_key}/").content.decode()
-    assert 'href="/rules/tamalou/?joker_value=20#cards"' in page
+    assert (
+        f'href="/rules/tamalou/?joker_value=20&amp;back=%2Fg%2F{house.edit_key}%2F#cards"' in page
+    )
 
 
 # --- the languages -------------------------------------------------------------------------

@@ -45,7 +45,7 @@ def test_reads_standard_input_with_a_dash():
 @pytest.mark.parametrize(
     ("stdin", "message"),
     [
-        (b"not json", "score_game: the file is not valid JSON: Expecting value: line 1 column 1"),
+        (b"not json", "score_game: the file is not valid JSON (line 1, column 1)."),
         (
             json.dumps(
                 {

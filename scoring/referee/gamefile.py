@@ -69,6 +69,12 @@ def parse_json(data: bytes | str) -> object:
         raise GameError(
             gettext_noop("the file is not valid JSON: it is nested too deeply.")
         ) from None
+    except json.JSONDecodeError as error:
+        raise GameError(
+            gettext_noop("the file is not valid JSON (line {line}, column {column})."),
+            line=error.lineno,
+            column=error.colno,
+        ) from None
     except ValueError as error:
         first_line = str(error).splitlines()[0]
         raise GameError(

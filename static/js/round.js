@@ -151,4 +151,38 @@
     if (next) next.focus();
     else field.blur();
   });
+
+  // After the server redrew the form (a refusal, another penalty row), show what changed:
+  // the first message, or the new row, rather than wherever the page happened to land.
+  document.addEventListener("htmx:afterSwap", (event) => {
+    const f = event.target;
+    if (!(f instanceof Element) || f.id !== "round-form") return;
+    const submitter = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent
+      && event.detail.requestConfig.triggeringEvent.submitter;
+    const alert = f.querySelector("[role=alert]");
+    const rows = f.querySelectorAll(".penalty-row");
+    if (alert) alert.scrollIntoView({ block: "center" });
+    else if (submitter && submitter.name === "add_penalty" && rows.length) {
+      rows[rows.length - 1].scrollIntoView({ block: "center" });
+    }
+  });
+
+  // The new-game form: the keyboard's Enter goes on to the next name instead of submitting
+  // with the first button of the form (which chose player 1 as the dealer).
+  document.addEventListener("keydown", (event) => {
+    const field = event.target;
+    if (event.key !== "Enter" || !field.name || !/^name_\d+$/.test(field.name)) return;
+    const names = [...field.form.querySelectorAll("input[name^=name_]")];
+    const next = names[names.indexOf(field) + 1];
+    event.preventDefault();
+    if (next) next.focus();
+    else field.blur();
+  });
+
+  // A confirmation opened at the bottom of the page comes into view.
+  document.addEventListener("toggle", (event) => {
+    if (event.target.matches && event.target.matches("details.confirm") && event.target.open) {
+      event.target.scrollIntoView({ block: "nearest" });
+    }
+  }, true);
 })();

@@ -112,6 +112,7 @@ def test_a_whole_game_on_a_touch_phone(phone: Page, live_server):
     page.get_by_role("button", name="Save round 2").tap()
     omar = page.locator('.hand[data-seat="3"]')
     expect(omar.locator(".error")).to_have_text("Enter this player's cards or hand total.")
+    expect(omar.locator(".error")).to_be_in_viewport()  # the message comes into view
     expect(page.locator("#id_total_0")).to_have_value("19")
     assert Round.objects.count() == 1
     page.locator("#id_total_3").fill("12")
@@ -227,7 +228,7 @@ def test_penalty_points_with_reasons_through_the_phone(page: Page, live_server):
     page.locator("#id_penalty-0-points").fill("2")
     page.locator("#id_penalty-0-reason").fill("wrong quick discard")
     page.get_by_role("button", name="Another penalty").tap()
-    expect(page.locator("#id_penalty-1-player")).to_be_visible()
+    expect(page.locator("#id_penalty-1-player")).to_be_in_viewport()  # no jump elsewhere
     expect(page.locator("#id_penalty-0-reason")).to_have_value("wrong quick discard")
     expect(page.locator("#id_total_1")).to_have_value("9")
     page.locator("#id_penalty-1-player").select_option("Nina")
@@ -400,3 +401,16 @@ def test_every_page_fits_the_phone_with_44px_tap_targets(phone: Page, live_serve
         phone.goto(live_server.url + path)
         assert_fits_the_phone(phone)
     shoot(phone, f"09-not-found-{phone.viewport_size['width']}")
+
+
+def test_enter_in_a_name_goes_to_the_next_name_and_keeps_the_dealer(page: Page, live_server):
+    page.goto(f"{live_server.url}/new/tamalou/")
+    page.get_by_role("button", name="Player 2 deals first").tap()
+    page.locator("#id_name_0").tap()
+    for name in ("Léa", "Marc", "Nina"):
+        page.keyboard.type(name)
+        page.keyboard.press("Enter")
+    expect(page.locator("#id_name_3")).to_be_focused()
+    page.keyboard.type("Omar")
+    page.get_by_role("button", name="Start the game").tap()
+    expect(page.locator(".deal")).to_have_text("Marc deals, Nina plays first.")

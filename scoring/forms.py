@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -216,6 +217,14 @@ def apply_row_action(data, rows: int, action: str) -> int:
 # --- a round ----------------------------------------------------------------------------
 
 
+def no_control_character(text: str) -> None:
+    """Free text kept in a game file has no control character (category Cc) or lone surrogate
+    (Cs), as names have none: a game file holding one is refused on import, so the game's
+    export would not import again."""
+    if any(unicodedata.category(char) in ("Cc", "Cs") for char in text):
+        raise forms.ValidationError(_("Remove the invisible control character."), code="control")
+
+
 class PenaltyForm(forms.Form):
     """Penalty points given to one player in a round, with the reason."""
 
@@ -225,6 +234,7 @@ class PenaltyForm(forms.Form):
         label=gettext_lazy("Reason"),
         required=False,
         max_length=engine.MAX_REASON_LENGTH,
+        validators=[no_control_character],
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
 

@@ -85,6 +85,8 @@ MIDDLEWARE = [
     # The language chosen with the switch (its cookie), else the phone's, else French.
     "django.middleware.locale.LocaleMiddleware",
     "scoring.errors.ErrorPages",
+    # Bodies in UTF-8 only: another charset can decode to lone surrogates (see the module).
+    "scoring.encoding.Utf8Bodies",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -106,6 +106,51 @@ def test_penalty_text_without_a_player_is_refused_not_dropped(client):
     assert "Choose who gets the penalty." in response.content.decode()
 
 
+@pytest.mark.parametrize("reason", ["slow \x07", "a\tb", "esc \x1b[31m", "a\x85b"])
+def test_a_penalty_reason_with_a_control_character_is_refused(client, reason):
+    """Found by tests/test_fuzz.py: a control character was stored in a reason, so the game's
+    export held a string that a game file may not hold, and did not import again."""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    posted = {"number": "1", "save": "1", "total_0": "3", "total_1": "4"}
+    posted |= {"penalty-0-player": "Marc", "penalty-0-points": "2", "penalty-0-reason": reason}
+    response = client.post(f"/g/{game.edit_key}/", posted)
+    assert response.status_code == 400 and not Round.objects.exists()
+    assert "Remove the invisible control character." in response.content.decode()
+
+
+@pytest.mark.parametrize("charset", ["utf-7", "unicode_escape", "latin-1"])
+def test_a_form_posted_in_another_charset_than_utf8_is_refused(client, charset):
+    """Found by tests/test_fuzz.py: a multipart form in UTF-7 decoded '+2AA-' to a lone
+    surrogate. In a penalty reason SQLite stored it and every page of the game failed (500),
+    PostgreSQL failed to store it (500); in any field the page showing the form again failed
+    (500). Browsers post UTF-8, as the pages are; anything else is refused."""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    Round.objects.create(game=game, position=1, data={"hands": {"Léa": 3, "Marc": 4}})
+    fields = {"number": "1", "save": "1", "total_0": "3", "total_1": "4"}
+    fields |= {"penalty-0-player": "Marc", "penalty-0-points": "2"}
+    fields |= {"penalty-0-reason": "slow " + "\ud800".encode("utf-7").decode()}
+    boundary = "b0undary"
+    body = (
+        b"".join(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'
+            f"{value}\r\n".encode()
+            for name, value in fields.items()
+        )
+        + f"--{boundary}--\r\n".encode()
+    )
+    content_type = f"multipart/form-data; boundary={boundary}; charset={charset}"
+    for url in (
+        f"/g/{game.edit_key}/",
+        f"/g/{game.edit_key}/rounds/{Round.objects.get().pk}/edit/",
+    ):
+        response = client.generic("POST", url, body, content_type=content_type)
+        assert response.status_code == 400
+    assert list(Round.objects.values_list("data", "edits")) == [
+        ({"hands": {"Léa": 3, "Marc": 4}}, 0)
+    ]
+    assert client.get(f"/g/{game.edit_key}/").status_code == 200
+
+
 def test_another_penalty_row_is_added_and_keeps_what_was_typed(client):
     game = Game.objects.create(variant="cabo_bruxellois", players=["Léa", "Marc"])
     posted = {"number": "1", "add_penalty": "1", "total_0": "3"}

@@ -1,0 +1,31 @@
+"""Request bodies are read as UTF-8 only, as every page of the app is written.
+
+A browser posts a form in its page's charset and names none in a multipart body. Django
+refuses another charset for urlencoded bodies, but decodes multipart fields with whatever
+charset the request names: UTF-7 or unicode_escape turn plain bytes into lone surrogates,
+which no page can encode (a 500 wherever the value is shown again) and no database stores.
+"""
+
+from __future__ import annotations
+
+import codecs
+
+from django.core.exceptions import BadRequest
+
+
+class Utf8Bodies:
+    """Refuses (400) a request whose body names another charset than UTF-8."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        charset = request.content_params.get("charset")
+        if charset:
+            try:
+                name = codecs.lookup(charset).name
+            except LookupError:
+                name = "utf-8"  # Django ignores a charset it does not know: UTF-8 it is
+            if name != "utf-8":
+                raise BadRequest("Request bodies must be UTF-8 encoded.")
+        return self.get_response(request)

@@ -1,0 +1,621 @@
+"""Generated odd and hostile input posted to every form endpoint (hypothesis), on whichever
+database the suite runs on: never a server error, and the database changes only when the
+response says the input was accepted, into a game that scores, exports, re-imports and shows.
+
+Bodies are encoded by hand so that they can carry what a browser never sends: invalid UTF-8,
+other charsets (UTF-7 smuggles lone surrogates through a form), broken multipart framing,
+thousands of repeated keys."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+from itertools import cycle
+from pathlib import Path
+from urllib.parse import quote_from_bytes
+
+import pytest
+from django.test import Client
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from scoring.models import Game, Round
+from scoring.referee import engine
+from scoring.referee.cards import full_deck
+from scoring.referee.variants import VARIANTS
+
+pytestmark = pytest.mark.django_db
+
+FUZZ = settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+EXAMPLES = Path(__file__).parent / "examples"
+HTMX = {"HTTP_HX_REQUEST": "true"}
+BOUNDARY = "fuzzboundary7e3a"
+
+# Valid names that are odd to show: markup, quotes, emoji, digits of other scripts, 40 letters.
+NAMES = ["Léa", "Marc", "Nina", "<b>Omar</b>", "Zoé 😀", "O'Brien", 'Ana "A"', "١٢", "L" * 40]
+CARDS = [card.code for card in full_deck(jokers=1)]
+HOSTILE = [
+    "",
+    " ",
+    "\t\r\n",
+    "\x00",
+    "a\x00b",
+    "KH\x00",
+    "\x01\x1f\x7f\x85",
+    "\ud800",
+    "x\udfffy",
+    "²",
+    "١٢",
+    "１２",
+    "+",
+    "-",
+    "−",
+    "+-3",
+    "--3",
+    "1e3",
+    "nan",
+    "NaN",
+    "inf",
+    "-Infinity",
+    "-0",
+    "0",
+    "00",
+    "0.5",
+    "4,5",
+    "-3.25",
+    "1.0000001",
+    "9" * 20,
+    "-999999999999",
+    str(10**9),
+    str(2**63),
+    "-1",
+    "<b>x</b>",
+    "<script>alert(1)</script>",
+    "\"'><&",
+    "{{ form }}",
+    "%s %(x)s {0}",
+    "😀",
+    "\u200f",
+    "\u202e",
+    "\ufeff",
+    "\u0301",
+    "a" * 300,
+    "x" * 5000,
+    " Léa ",
+    "LÉA",
+    "Le\u0301a",
+    "0:",
+    ":",
+    "pc:",
+    "pc:²",
+    "pc:KH",
+    "0:KH",
+    "0:²",
+    "²:KH",
+    "-1:KH",
+    "99:KH",
+    "0:-1",
+    "0:99999999999999999999",
+    "pc:0",
+    "remove--1",
+    "remove-²",
+    "up-0",
+    "up-١",
+    "deal-99",
+    "remove-99999999999999999999",
+    "True",
+    "true",
+    "on",
+    "null",
+]
+
+
+def texts(*plausible: str) -> st.SearchStrategy[str]:
+    """Plausible values of a field mixed with hostile ones."""
+    choices = [*plausible, *NAMES, *CARDS[:8]]
+    return st.one_of(
+        st.sampled_from(choices),
+        st.sampled_from(HOSTILE),
+        st.text(max_size=12),
+        st.integers(-(10**13), 10**13).map(str),
+        st.lists(st.sampled_from([*CARDS, *HOSTILE[:12]]), max_size=8).map(" ".join),
+    )
+
+
+@st.composite
+def mutated(draw, base: list[tuple[str, str]], keys: list[str], values) -> list[tuple[str, str]]:
+    """``base`` (a valid post, or nothing) with keys dropped, replaced, repeated, added."""
+    pairs = list(draw(st.sampled_from([base, base, []])))
+    key_strategy = st.one_of(st.sampled_from(keys), st.text(max_size=10))
+    for _ in range(draw(st.integers(0, 4))):
+        op = draw(st.sampled_from(["drop", "set", "add", "many"]))
+        if op == "drop" and pairs:
+            del pairs[draw(st.integers(0, len(pairs) - 1))]
+        elif op == "set":
+            key = draw(key_strategy)
+            pairs = [(k, v) for k, v in pairs if k != key] + [(key, draw(values))]
+        elif op == "add":
+            pairs.append((draw(key_strategy), draw(values)))
+        elif op == "many":
+            count = draw(st.sampled_from([2, 50, 1001]))
+            pairs += [(draw(key_strategy), draw(values))] * count
+    return pairs
+
+
+# --- sending --------------------------------------------------------------------------------
+
+HOW = st.sampled_from(
+    ["multipart", "urlencoded", "utf-7", "latin-1", "utf-16-le", "urlencoded-latin-1", "raw"]
+)
+RAW_TYPES = [
+    "application/x-www-form-urlencoded",
+    "multipart/form-data",
+    f"multipart/form-data; boundary={BOUNDARY}",
+    "application/json",
+    "text/plain; charset=nonsense",
+    "",
+]
+
+
+def encode(text: str, codec: str) -> bytes:
+    return text.encode(codec, "surrogatepass" if codec.startswith("utf") else "replace")
+
+
+def multipart(
+    pairs: list[tuple[str, str]], files: list[tuple[str, str, bytes]] = (), codec: str = "utf-8"
+) -> bytes:
+    """A multipart body written by hand: names and values may hold what UTF-8 cannot encode
+    (as invalid UTF-8), or be in another charset (UTF-7 encodes lone surrogates)."""
+    lines = []
+    for key, value in pairs:
+        lines += [b"--" + BOUNDARY.encode()]
+        disposition = b'Content-Disposition: form-data; name="' + encode(key, "utf-8") + b'"'
+        lines += [disposition, b"", encode(value, codec)]
+    for key, filename, content in files:
+        lines += [b"--" + BOUNDARY.encode()]
+        disposition = f'Content-Disposition: form-data; name="{key}"; filename="{filename}"'
+        lines += [encode(disposition, "utf-8"), b"Content-Type: application/json", b"", content]
+    lines += [b"--" + BOUNDARY.encode() + b"--", b""]
+    return b"\r\n".join(lines)
+
+
+def send(client: Client, url: str, pairs, how: str, raw_body: bytes = b"", **extra):
+    """Post ``pairs`` as ``how``: multipart (in UTF-8 or the charset named), urlencoded (in
+    UTF-8, or Latin-1, which Django refuses), or ``raw_body`` under an odd content type."""
+    method = extra.pop("method", "POST")
+    raw_type = extra.pop("content_type", RAW_TYPES[0])
+    if how.startswith("urlencoded"):
+        codec = how.partition("-")[2] or "utf-8"
+        body = "&".join(
+            f"{quote_from_bytes(encode(k, codec))}={quote_from_bytes(encode(v, codec))}"
+            for k, v in pairs
+        ).encode()
+        content_type = "application/x-www-form-urlencoded"
+        if codec != "utf-8":
+            content_type += f"; charset={codec}"
+    elif how == "raw":
+        body, content_type = raw_body, raw_type
+    else:
+        codec = "utf-8" if how == "multipart" else how
+        body = multipart(pairs, codec=codec)
+        content_type = f"multipart/form-data; boundary={BOUNDARY}"
+        if codec != "utf-8":
+            content_type += f"; charset={codec}"
+    return client.generic(method, url, body, content_type=content_type, **extra)
+
+
+def sending() -> st.SearchStrategy[dict]:
+    """How a request is sent: encoding, htmx or not, and a raw body for ``raw``."""
+    return st.fixed_dictionaries(
+        {
+            "how": HOW,
+            "htmx": st.booleans(),
+            "raw_body": st.one_of(
+                st.binary(max_size=64),
+                st.sampled_from([b"\xff\xfe=\xc0\x80", b"total_0=%ff%fe&cards_0=%ed%a0%80"]),
+            ),
+            "content_type": st.sampled_from(RAW_TYPES),
+        }
+    )
+
+
+def post(client: Client, url: str, pairs, how: dict, method: str = "POST"):
+    extra = {"method": method, "content_type": how["content_type"]}
+    if how["htmx"]:
+        extra |= HTMX
+    return send(client, url, pairs, how["how"], how["raw_body"], **extra)
+
+
+# --- the database before and after ---------------------------------------------------------
+
+
+def snapshot() -> tuple[list, list]:
+    """Every Game and Round row, every field."""
+    games = [
+        [getattr(g, f.attname) for f in Game._meta.fields] for g in Game.objects.order_by("pk")
+    ]
+    rounds = [
+        [getattr(r, f.attname) for f in Round._meta.fields] for r in Round.objects.order_by("pk")
+    ]
+    return games, rounds
+
+
+def accepted(response) -> bool:
+    """The response says the input was stored: a redirect, or an htmx save."""
+    if response.status_code == 302:
+        return True
+    return response.status_code == 200 and (
+        "HX-Retarget" in response.headers or "HX-Redirect" in response.headers
+    )
+
+
+def answers(client: Client, url: str, status: int = 200) -> None:
+    response = client.get(url)
+    assert response.status_code == status, (url, response.status_code)
+
+
+def check_stored_game(game: Game) -> None:
+    """A stored game scores, re-imports as itself from its export, and every page shows."""
+    client = Client(raise_request_exception=False)
+    game.refresh_from_db()
+    game.score()
+    export = client.get(f"/g/{game.edit_key}/export/")
+    assert export.status_code == 200
+    again = Game.objects.import_file(export.content)
+    assert again.game_file() == game.game_file()
+    for page in ("", "live/", "export/"):
+        answers(client, f"/g/{game.edit_key}/{page}")
+        answers(client, f"/s/{game.share_key}/{page}")
+    for entry in game.live_rounds():
+        answers(client, f"/g/{game.edit_key}/rounds/{entry.pk}/edit/")
+        answers(client, f"/g/{game.edit_key}/rounds/{entry.pk}/delete/")
+
+
+def check(response, before: tuple[list, list]) -> None:
+    """No server error; the database is unchanged unless the input was accepted, and then
+    what it holds is valid."""
+    assert response.status_code < 500, response.content.decode(errors="replace")[-2000:]
+    after = snapshot()
+    event(f"{response.status_code}, database changed: {after != before}")
+    if after != before:
+        assert accepted(response), (response.status_code, response.content[-2000:])
+        for game in list(Game.objects.all()):
+            check_stored_game(game)
+
+
+# --- games to post to ----------------------------------------------------------------------
+
+
+@st.composite
+def game_specs(draw) -> dict:
+    """A game: variant, 2–5 odd but valid players, up to three rounds (the last perhaps
+    deleted, so that it can be restored), perhaps ended."""
+    return {
+        "variant": draw(st.sampled_from(list(VARIANTS))),
+        "players": draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=5, unique=True)),
+        "dealer": draw(st.integers(0, 4)),
+        "rounds": draw(st.lists(st.lists(st.integers(0, 12), min_size=1), max_size=3)),
+        "delete_last": draw(st.booleans()),
+        "ended": draw(st.booleans()),
+    }
+
+
+def make_game(spec: dict) -> Game:
+    """The game of ``spec``, alone in the database."""
+    Game.objects.all().delete()
+    players = spec["players"]
+    game = Game.objects.create(
+        variant=spec["variant"], players=players, first_dealer=spec["dealer"] % len(players)
+    )
+    for totals in spec["rounds"]:
+        sheet = game.score()
+        if sheet.finished:
+            break
+        number = len(sheet.rounds) + 1
+        hands = dict(zip(game.players_in_round(number), cycle(totals), strict=False))
+        try:
+            game.add_round(number, engine.RoundEntry(hands=hands))
+        except engine.GameError:
+            break
+    rounds = game.live_rounds()
+    if spec["delete_last"] and rounds:
+        with contextlib.suppress(engine.GameError):
+            game.delete_round(rounds[-1].pk)
+    sheet = game.score()
+    if spec["ended"] and sheet.rounds and not sheet.finished:
+        game.end()
+    game.refresh_from_db()
+    return game
+
+
+def round_keys(game: Game) -> list[str]:
+    seats = [*map(str, range(len(game.players))), "9", "-1", "²", "x"]
+    keys = ["number", "edits", "target", "save", "caller", "counter_caller", "emptied"]
+    keys += ["penalty_cards", "pick", "unpick", "choose", "add_penalty"]
+    keys += [f"penalty-{n}_FORMS" for n in ("TOTAL", "INITIAL", "MIN_NUM", "MAX_NUM")]
+    keys += [f"{kind}_{seat}" for kind in ("cards", "total") for seat in seats]
+    for row in ("0", "1", "15", "16", "-1", "999999999", "²"):
+        keys += [f"penalty-{row}-{field}" for field in ("player", "points", "reason")]
+    return keys
+
+
+@st.composite
+def round_posts(draw, game: Game, number: int, edits: int | None = None) -> list:
+    """A round as the form would post it (often valid), then mutated."""
+    variant = game.rules()
+    deck = [card.code for card in variant.deck()]
+    players = game.players_in_round(number) if number <= len(game.score().rounds) + 1 else []
+    base = [("number", str(number)), ("save", "1")]
+    if edits is not None:
+        base.append(("edits", str(edits)))
+    used = draw(st.permutations(deck))
+    for name in players:
+        seat = game.players.index(name)
+        if draw(st.booleans()):
+            base.append((f"total_{seat}", str(draw(st.integers(0, 12)))))
+        else:
+            base.append((f"cards_{seat}", " ".join(used[:2])))
+            used = used[2:]
+    if players and draw(st.booleans()):
+        base.append(("caller", draw(st.sampled_from(players))))
+    if players and draw(st.booleans()):
+        base += [("penalty-TOTAL_FORMS", "1"), ("penalty-INITIAL_FORMS", "0")]
+        base += [("penalty-0-player", players[0]), ("penalty-0-points", "2")]
+        base += [("penalty-0-reason", draw(texts("slow", "peeked")))]
+    seats = [str(game.players.index(p)) for p in players] or ["0"]
+    picks = st.one_of(
+        st.builds(lambda s, c: f"{s}:{c}", st.sampled_from([*seats, "pc"]), st.sampled_from(deck)),
+        st.builds(lambda s, i: f"{s}:{i}", st.sampled_from([*seats, "pc"]), st.integers(-2, 30)),
+    )
+    values = st.one_of(texts(*game.players, *seats, str(number)), picks)
+    return draw(mutated(base, round_keys(game), values))
+
+
+# --- the tests ------------------------------------------------------------------------------
+
+
+def fresh_client() -> Client:
+    client = Client(raise_request_exception=False)
+    client.cookies["django_language"] = "en"
+    return client
+
+
+NEW_GAME_KEYS = [
+    *(f"name_{row}" for row in [*range(10), 63, 64, -1]),
+    "name_²",
+    "dealer",
+    "action",
+    *sorted({s.name for variant in VARIANTS.values() for s in variant.house_settings}),
+]
+ACTIONS = ["add", "create", "remove-0", "remove-1", "up-1", "up-2", "deal-1", "deal-7"]
+
+
+@FUZZ
+@given(
+    variant=st.sampled_from([*VARIANTS, "nope"]),
+    names=st.lists(st.sampled_from(NAMES), min_size=2, max_size=5, unique=True),
+    data=st.data(),
+    how=sending(),
+)
+def test_new_game_form(variant, names, data, how):
+    Game.objects.all().delete()
+    base = [(f"name_{row}", name) for row, name in enumerate(names)] + [("action", "create")]
+    values = texts(*ACTIONS, "5", "1", "2", "20", "True")
+    pairs = data.draw(mutated(base, NEW_GAME_KEYS, values))
+    before = snapshot()
+    response = post(fresh_client(), f"/new/{variant}/", pairs, how)
+    check(response, before)
+
+
+@FUZZ
+@given(spec=game_specs(), data=st.data(), how=sending())
+def test_round_form_and_picker(spec, data, how):
+    game = make_game(spec)
+    number = len(game.score().rounds) + 1 + data.draw(st.sampled_from([0, 0, 0, -1, 1]))
+    pairs = data.draw(round_posts(game, max(number, 1)))
+    before = snapshot()
+    check(post(fresh_client(), f"/g/{game.edit_key}/", pairs, how), before)
+
+
+@FUZZ
+@given(spec=game_specs(), data=st.data(), how=sending())
+def test_round_edit(spec, data, how):
+    game = make_game(spec)
+    rounds = game.live_rounds()
+    if rounds:
+        index = data.draw(st.integers(0, len(rounds) - 1))
+        round_id, number, edits = rounds[index].pk, index + 1, rounds[index].edits
+    else:
+        round_id, number, edits = data.draw(st.integers(1, 10**18 - 1)), 1, 0
+    pairs = data.draw(round_posts(game, number, data.draw(st.sampled_from([edits, edits + 1]))))
+    before = snapshot()
+    url = f"/g/{game.edit_key}/rounds/{round_id}/edit/"
+    check(post(fresh_client(), url, pairs, how), before)
+
+
+@FUZZ
+@given(
+    spec=game_specs(),
+    action=st.sampled_from(["delete", "restore", "end", "rematch"]),
+    which=st.sampled_from(["live", "deleted", "other", "huge"]),
+    method=st.sampled_from(["POST", "POST", "GET", "HEAD", "PUT", "DELETE", "OPTIONS"]),
+    data=st.data(),
+    how=sending(),
+)
+def test_round_and_game_actions(spec, action, which, method, data, how):
+    game = make_game(spec)
+    live = [r.pk for r in game.live_rounds()]
+    deleted = [r.pk for r in game.rounds.filter(deleted_at__isnull=False)]
+    ids = {"live": live, "deleted": deleted, "other": [r + 1000 for r in live]}
+    round_id = data.draw(st.sampled_from(ids.get(which) or [10**18 - 1]))
+    url = {
+        "delete": f"/g/{game.edit_key}/rounds/{round_id}/delete/",
+        "restore": f"/g/{game.edit_key}/rounds/{round_id}/restore/",
+        "end": f"/g/{game.edit_key}/end/",
+        "rematch": f"/g/{game.edit_key}/rematch/",
+    }[action]
+    pairs = data.draw(mutated([], ["number", "edits", "round", "csrfmiddlewaretoken"], texts()))
+    before = snapshot()
+    check(post(fresh_client(), url, pairs, how, method=method), before)
+
+
+# --- import: an example game file, mutated -------------------------------------------------
+
+DEEP = "deeply nested list"
+EXAMPLE_FILES = sorted(EXAMPLES.glob("*.game.json"))
+ODD_JSON = [
+    None,
+    True,
+    0,
+    -0.0,
+    1.5,
+    10**400,
+    1e308,
+    -(10**20),
+    "",
+    "\x00",
+    "\ud800",
+    "KH\x00",
+    "Léa\ud800",
+    "\u202e",
+    "x" * 300,
+    [],
+    {},
+    [None],
+    {"": None},
+]
+
+
+def paths(value, at=()) -> list[tuple]:
+    """Every position in a JSON tree: ``("key", path)`` for an object's key itself."""
+    found = [at]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found.append(("key", (*at, key)))
+            found += paths(item, (*at, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += paths(item, (*at, index))
+    return found
+
+
+def get_at(tree, at):
+    for step in at:
+        tree = tree[step]
+    return tree
+
+
+@st.composite
+def game_files(draw) -> bytes:
+    """A valid example game file with a few positions changed: a type, a string with NUL or
+    a lone surrogate (as JSON escapes), huge numbers, deep nesting, a key renamed."""
+    tree = json.loads(draw(st.sampled_from(EXAMPLE_FILES)).read_text())
+    for _ in range(draw(st.integers(0, 3))):
+        where = draw(st.sampled_from(paths(tree)))
+        if where and where[0] == "key":
+            *parents, key = where[1]
+            parent = get_at(tree, parents)
+            if key in parent:
+                suffix = draw(st.sampled_from(["\x00", "\ud800", "\u0301", " ", "x" * 50, ""]))
+                parent[key + suffix] = parent.pop(key)
+            continue
+        old = get_at(tree, where)
+        if isinstance(old, str):
+            new = old + draw(st.sampled_from(["\x00", "\ud800", "\udfff", "\x07", "\u200f", ""]))
+        else:
+            new = copy.deepcopy(old)
+        new = draw(st.one_of(st.just(new), st.sampled_from(ODD_JSON)))
+        if draw(st.integers(0, 9)) == 0:
+            new = DEEP  # nested in the text below: too deep for a tree in this test
+        if where:
+            get_at(tree, where[:-1])[where[-1]] = new
+        else:
+            tree = new
+    text = json.dumps(tree, ensure_ascii=draw(st.booleans()))
+    depth = draw(st.sampled_from([2, 100, 5000]))
+    text = text.replace(json.dumps(DEEP), "[" * depth + "1" + "]" * depth)
+    body = text.encode("utf-8", "surrogatepass")
+    damage = draw(st.sampled_from(["none", "none", "none", "bom", "cut", "byte"]))
+    if damage == "bom":
+        body = b"\xef\xbb\xbf" + body
+    elif damage == "cut":
+        body = body[: draw(st.integers(0, len(body)))]
+    elif damage == "byte":
+        at = draw(st.integers(0, len(body)))
+        body = body[:at] + draw(st.sampled_from([b"\xff", b"\xc0\x80", b"\x00", b"]"])) + body[at:]
+    return body
+
+
+@FUZZ
+@given(
+    content=game_files(),
+    field=st.sampled_from(["file", "file", "file", "files", ""]),
+    filename=st.sampled_from(["game.json", "", "\x00.json", "ü" * 300]),
+    twice=st.booleans(),
+    htmx=st.booleans(),
+)
+def test_import(content, field, filename, twice, htmx):
+    Game.objects.all().delete()
+    files = [(field, filename, content)] * (2 if twice else 1)
+    before = snapshot()
+    response = fresh_client().generic(
+        "POST",
+        "/import/",
+        multipart([], files),
+        content_type=f"multipart/form-data; boundary={BOUNDARY}",
+        **(HTMX if htmx else {}),
+    )
+    check(response, before)
+
+
+# --- pages read with odd query strings and headers -------------------------------------------
+
+QUERY_KEYS = ["card", "joker_value", "call_threshold", "rounds", "decks", "half_game", "x"]
+
+
+def query_string(pairs) -> str:
+    return "&".join(
+        f"{quote_from_bytes(encode(k, 'utf-8'))}={quote_from_bytes(encode(v, 'utf-8'))}"
+        for k, v in pairs
+    )
+
+
+@FUZZ
+@given(
+    spec=game_specs(),
+    page=st.sampled_from(["rules", "live", "shared_live", "sheet", "shared", "export", "edit"]),
+    query=st.lists(
+        st.tuples(st.sampled_from(QUERY_KEYS), texts("JOKER", "20", "True")), max_size=4
+    ),
+    raw_query=st.sampled_from(["", "%ff", "card=%ed%a0%80", "card=%00", "joker_value=%c0%80"]),
+    etag=st.one_of(texts("*", "W/"), st.just("same")),
+    htmx=st.booleans(),
+)
+def test_pages_with_odd_queries_and_headers(spec, page, query, raw_query, etag, htmx):
+    game = make_game(spec)
+    variant = game.variant
+    rounds = game.live_rounds()
+    url = {
+        "rules": f"/rules/{variant}/",
+        "live": f"/g/{game.edit_key}/live/",
+        "shared_live": f"/s/{game.share_key}/live/",
+        "sheet": f"/g/{game.edit_key}/",
+        "shared": f"/s/{game.share_key}/",
+        "export": f"/g/{game.edit_key}/export/",
+        "edit": f"/g/{game.edit_key}/rounds/{rounds[0].pk if rounds else 1}/edit/",
+    }[page]
+    client = fresh_client()
+    if etag == "same":
+        etag = client.get(url)["ETag"] if page.endswith("live") else "*"
+    headers = {"HTTP_IF_NONE_MATCH": etag.encode("utf-8", "surrogatepass").decode("latin-1")}
+    if htmx:
+        headers |= HTMX
+    before = snapshot()
+    response = client.get(f"{url}?{query_string(query)}&{raw_query}", **headers)
+    assert response.status_code in (200, 304, 404), response.status_code
+    assert snapshot() == before

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -218,11 +217,10 @@ def apply_row_action(data, rows: int, action: str) -> int:
 
 
 def no_control_character(text: str) -> None:
-    """Free text kept in a game file has no control character (category Cc) or lone surrogate
-    (Cs), as names have none: a game file holding one is refused on import, so the game's
-    export would not import again."""
-    if any(unicodedata.category(char) in ("Cc", "Cs") for char in text):
-        raise forms.ValidationError(_("Remove the invisible control character."), code="control")
+    """Free text kept in a game file has no control character or lone surrogate, as a game
+    file must not (``engine.unstorable``): the game's export must import again."""
+    if unstorable(text):
+        raise forms.ValidationError(_("Remove the control character from the reason."))
 
 
 class PenaltyForm(forms.Form):
@@ -247,8 +245,6 @@ class PenaltyForm(forms.Form):
         data = super().clean()
         player, points = data.get("player"), data.get("points")
         reason = (data.get("reason") or "").strip()
-        if reason and unstorable(reason):
-            self.add_error("reason", _("Remove the control character from the reason."))
         if self.errors or not (player or points is not None or reason):
             return data
         if not player:

@@ -249,8 +249,8 @@ def accepted(response) -> bool:
     """The response says the input was stored: a redirect, or an htmx save."""
     if response.status_code == 302:
         return True
-    return response.status_code == 200 and (
-        "HX-Retarget" in response.headers or "HX-Redirect" in response.headers
+    return response.status_code == 200 and any(
+        header in response.headers for header in ("HX-Reswap", "HX-Retarget", "HX-Redirect")
     )
 
 

@@ -115,7 +115,7 @@ def test_a_penalty_reason_with_a_control_character_is_refused(client, reason):
     posted |= {"penalty-0-player": "Marc", "penalty-0-points": "2", "penalty-0-reason": reason}
     response = client.post(f"/g/{game.edit_key}/", posted)
     assert response.status_code == 400 and not Round.objects.exists()
-    assert "Remove the invisible control character." in response.content.decode()
+    assert "Remove the control character from the reason." in response.content.decode()
 
 
 @pytest.mark.parametrize("charset", ["utf-7", "unicode_escape", "latin-1"])

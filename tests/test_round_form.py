@@ -285,3 +285,31 @@ def test_a_round_sent_again_after_later_rounds_is_not_offered_as_a_new_one(clien
     assert again.status_code == 302 and Round.objects.count() == 2
     changed = client.post(f"/g/{game.edit_key}/", {**first, "total_1": "5"})
     assert changed.status_code == 409 and Round.objects.count() == 2
+
+
+# --- the new-game form ----------------------------------------------------------------------
+
+SETTING_VALUES = {
+    "rounds": ("7", 7),
+    "call_threshold": ("3", 3),
+    "joker_value": ("-2", -2),
+    "half_game": ("on", True),
+    "decks": ("2", 2),
+}
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_control_of_the_new_game_form_is_stored(client, variant):
+    data = {"name_0": "Léa", "name_1": "Marc", "name_2": "Nina", "dealer": "2"}
+    expected = {}
+    for setting in VARIANTS[variant].house_settings:
+        posted, stored = SETTING_VALUES[setting.name]
+        data[setting.name] = posted
+        expected[setting.name] = stored
+    response = client.post(f"/new/{variant}/", {**data, "action": "create"})
+    assert response.status_code == 302, response.content.decode()[-2000:]
+    game = Game.objects.get()
+    assert game.players == ["Léa", "Marc", "Nina"] and game.first_dealer == 2
+    assert game.settings == expected
+    exported = json.loads(client.get(f"/g/{game.edit_key}/export/").content)
+    assert exported["settings"] == expected

@@ -1526,3 +1526,72 @@ def test_a_play_knows_lowest_and_who_beats_whom():
     assert str(why_caller_failed(VARIANTS["koubo"](), Play(p.order, p.totals, "Léa"))) == (
         "Léa called Koubo with 3 but Marc, Nina had as few or fewer."
     )
+
+
+# --- what the mutation run found untested -------------------------------------------------------
+
+
+def test_a_refusal_in_the_plural_is_shown_in_the_language_s_own_plural():
+    error = refusal("dutch_toulousain", "Léa Marc", rnd({"Léa": 6, "Marc": 3}, "Léa"))
+    assert str(error).endswith("who draws 1 penalty card, not 0.")
+    always_plural = error.render(plural=lambda singular, plural, count: plural)
+    assert always_plural.endswith("who draws 1 penalty cards, not 0.")
+
+
+def test_hand_totals_and_penalties_are_exact_points_even_when_empty_or_typed_as_floats():
+    r = last(play("tamalou", "Léa Marc", rnd({"Léa": "", "Marc": 4.0}, penalties=[("Marc", 2.0)])))
+    assert type(r.hand_totals["Léa"]) is Fraction and type(r.scores["Marc"]) is Fraction
+    assert r.scores == {"Léa": 0, "Marc": 6} and texts(r)[-1] == "Marc: 2 penalty points."
+    assert sheet_to_json(play("tamalou", "Léa Marc", rnd({"Léa": "", "Marc": 4.0})))["rounds"][0][
+        "hand_totals"
+    ] == {"Léa": 0, "Marc": 4}
+
+
+def test_a_variant_with_penalty_cards_refuses_one_its_deck_does_not_have():
+    class ShortToulousain(VARIANTS["dutch_toulousain"]):
+        """Dutch toulousain without the 2s: the deck check of penalty cards is reached."""
+
+        values = CardValues(numbers=range(3, 11), A=1, J=11, Q=12, K=RedBlack(red=0, black=13))
+
+    variant = ShortToulousain()
+    entry = rnd({"Léa": 6, "Marc": 3}, "Léa", penalty_cards="2C")
+    with pytest.raises(GameError) as error:
+        engine.score_round(
+            variant, entry, number=4, everyone=("Léa", "Marc"), in_game=("Léa", "Marc")
+        )
+    assert where(error.value) == (
+        "Round 4, Léa: there is no 2♣ in the Dutch toulousain deck.",
+        4,
+        "Léa",
+        "penalty_cards",
+    )
+    entry = rnd({"Léa": 6, "Marc": 3}, "Léa", penalty_cards="3C")
+    alone = engine.score_round(
+        variant, entry, number=4, everyone=("Léa", "Marc"), in_game=("Léa", "Marc")
+    )
+    # A round alone: running totals, knock-outs and adjustments come with the whole game.
+    assert (alone.number, alone.scores, alone.totals) == (4, {"Léa": 9, "Marc": 3}, {})
+    assert (alone.knocked_out, alone.adjusted, alone.caller) == ([], [], "Léa")
+
+
+def test_writing_settings_keeps_true_false_and_empty_as_they_are():
+    written = game_to_json(
+        GameEntry("fontenaysien", ("Léa", "Marc"), (), {"half_game": True, "rounds": None})
+    )
+    assert written["settings"] == {"half_game": True, "rounds": None}
+    assert written["settings"]["half_game"] is True
+
+
+def test_a_caller_at_the_threshold_but_tied_fails_for_the_tie_not_the_limit():
+    r = last(play("tamalou", "Léa Marc", rnd({"Léa": 5, "Marc": 5}, "Léa")))
+    assert r.scores == {"Léa": 5, "Marc": 0} and r.caller_succeeded is False
+    assert texts(r)[0] == "Léa called Tamalou with 5 but Marc had as few or fewer."
+
+
+def test_cabo_tied_caller_pays_no_difference_and_a_caller_at_0_gives_nothing():
+    tied = last(play("cabo_bruxellois", "Léa Marc", rnd({"Léa": 4, "Marc": 4}, "Léa")))
+    assert tied.scores == {"Léa": 4, "Marc": 4}
+    assert texts(tied) == ["Everyone scores their hand total; a negative total counts as 0."]
+    zero = last(play("cabo_bruxellois", "Léa Marc", rnd({"Léa": "KH 2S", "Marc": 4}, "Léa")))
+    assert zero.hand_totals["Léa"] == 0 and zero.scores == {"Léa": 0, "Marc": 4}
+    assert texts(zero) == ["Everyone scores their hand total; a negative total counts as 0."]

@@ -6,7 +6,7 @@ PORT ?= 8000
 
 MO := locale/fr/LC_MESSAGES/django.mo
 
-.PHONY: install run serve test lint format bench load browsers messages gettext
+.PHONY: install run serve test lint format bench load browsers messages gettext mutate
 
 # A virtualenv with the locked dependencies (reinstalled when the lock changes), the compiled
 # French catalogue, then migrations.
@@ -92,3 +92,13 @@ load: install
 	else \
 		echo "No PostgreSQL at $(POSTGRES_URL): the load ran on SQLite only."; \
 	fi
+
+# Mutation testing of the referee (scoring/referee/), not part of `make test`: mutmut (settings in
+# pyproject.toml) changes the code one mutant at a time and runs the referee's tests against
+# each; the report lists the survivors and fails under MUTATION_MIN percent killed. Every run
+# starts afresh. The property tests run fewer, fixed examples here (PROPERTY_EXAMPLES).
+MUTATION_MIN ?= 95
+mutate: $(VENV)/.installed
+	rm -rf mutants
+	PROPERTY_EXAMPLES=15 $(BIN)/mutmut run --max-children 2
+	$(BIN)/python scripts/mutation_report.py --min $(MUTATION_MIN)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from fractions import Fraction
 
 from hypothesis import HealthCheck, given, settings
@@ -14,8 +15,15 @@ from scoring.referee.gamefile import dumps, game_to_json, read_game, sheet_to_js
 from scoring.referee.variants import VARIANTS
 
 NAMES = ["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé"]
+# `make mutate` runs these once per mutant: fewer examples there, and the same ones each time
+# (PROPERTY_EXAMPLES set), so that a mutant's verdict does not depend on luck.
+_MUTATION_RUN = "PROPERTY_EXAMPLES" in os.environ
 PROPERTY_SETTINGS = settings(
-    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=int(os.environ.get("PROPERTY_EXAMPLES", 120)),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=_MUTATION_RUN,
+    database=None if _MUTATION_RUN else settings.default.database,
 )
 
 

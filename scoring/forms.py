@@ -15,6 +15,7 @@ import contextlib
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 from django import forms
 from django.forms.utils import ErrorDict, ErrorList
@@ -477,7 +478,7 @@ class RoundForm(forms.Form):
     def value(self, name: str) -> str:
         return str(self[name].value() or "") if name in self.fields else ""
 
-    @property
+    @cached_property
     def picker_target(self) -> str:
         """Whose cards the picker adds to: a seat number, or the penalty cards."""
         target = self.value("target")
@@ -486,7 +487,9 @@ class RoundForm(forms.Form):
             targets.add(PENALTY_TARGET)
         return target if target in targets else str(next(iter(self.seats.values())))
 
+    @cached_property
     def hands(self) -> list[HandView]:
+        """Each player's hand as the page shows it (read once the posted data is final)."""
         views = []
         for name, seat in self.seats.items():
             cards = cards_of(self.value(f"cards_{seat}"))
@@ -518,7 +521,7 @@ class RoundForm(forms.Form):
         """The deck as the picker shows it, a row of ranks per suit (jokers last): each card
         with its value, its copies at the table, and whether they are all used this round."""
         used: dict[Card, int] = {}
-        for card in [*(c for view in self.hands() for c in view.cards), *self.penalty_card_list()]:
+        for card in [*(c for view in self.hands for c in view.cards), *self.penalty_card_list()]:
             used[card] = used.get(card, 0) + 1
         rows: dict[str | None, list[dict]] = {}
         for card in self.variant.deck():
@@ -534,7 +537,7 @@ class RoundForm(forms.Form):
         caller = self.value("caller")
         if not self.variant.penalty_cards or caller not in self.seats:
             return None
-        totals = {view.name: view.total for view in self.hands()}
+        totals = {view.name: view.total for view in self.hands}
         if any(total is None for total in totals.values()):
             return None
         return self.variant.penalty_cards_due(

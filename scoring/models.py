@@ -119,7 +119,8 @@ class Game(models.Model):
         return self._live_rounds
 
     def refresh_from_db(self, *args, **kwargs) -> None:
-        self.__dict__.pop("_live_rounds", None)
+        for memo in ("_live_rounds", "_sheet"):
+            self.__dict__.pop(memo, None)
         super().refresh_from_db(*args, **kwargs)
 
     def effective_settings(self) -> dict:
@@ -133,10 +134,10 @@ class Game(models.Model):
         """The variant with this game's house settings."""
         return VARIANTS[self.variant](**self.effective_settings())
 
-    def entries(self, rounds: list[Round] | None = None) -> list[engine.RoundEntry]:
-        """Stored rounds as the referee reads them."""
+    def entries(self, rounds: list[Round] | None = None, first: int = 1) -> list[engine.RoundEntry]:
+        """Stored rounds as the referee reads them (numbered from ``first``)."""
         rounds = self.live_rounds() if rounds is None else rounds
-        return [entry.as_entry(n) for n, entry in enumerate(rounds, 1)]
+        return [entry.as_entry(n) for n, entry in enumerate(rounds, first)]
 
     def as_entry(self, rounds: list[engine.RoundEntry] | None = None) -> engine.GameEntry:
         return engine.GameEntry(
@@ -147,13 +148,16 @@ class Game(models.Model):
         )
 
     def score(self) -> engine.ScoreSheet:
-        """The referee's score sheet, computed once for each state of the game."""
-        key = cache_key("sheet", self.version)
-        sheet = cache.get(key)
-        if sheet is None:
-            sheet = engine.score_game(self.as_entry())
-            cache.set(key, sheet, 86400)
-        return sheet
+        """The referee's score sheet, computed once for each state of the game (and read from
+        the cache once for this loaded game)."""
+        if "_sheet" not in self.__dict__:
+            key = cache_key("sheet", self.version)
+            sheet = cache.get(key)
+            if sheet is None:
+                sheet = engine.score_game(self.as_entry())
+                cache.set(key, sheet, 86400)
+            self._sheet = sheet
+        return self._sheet
 
     def players_in_round(self, number: int) -> list[str]:
         """Who plays round ``number``: everyone not knocked out in an earlier round."""
@@ -178,12 +182,26 @@ class Game(models.Model):
         """A transaction holding the game's row lock: writes to one game happen one at a time
         (PostgreSQL: SELECT … FOR UPDATE; SQLite: its write lock, taken at BEGIN IMMEDIATE).
         Yields the rounds as stored now; the change is checked against them."""
+        self._scored = None
         with transaction.atomic():
             Game.objects.select_for_update().filter(pk=self.pk).first()
             self.refresh_from_db()
             yield list(self.rounds.live().order_by("position"))
-            Game.objects.filter(pk=self.pk).update(state=new_key(), updated_at=timezone.now())
+            state = new_key()
+            Game.objects.filter(pk=self.pk).update(state=state, updated_at=timezone.now())
         self.refresh_from_db()
+        if self._scored is not None:
+            # The sheet of exactly what this change stored (its own state token, even if another
+            # phone has written since): no need to score it again.
+            cache.set(
+                cache_key("sheet", self.version_of(self.edit_key, state)), self._scored, 86400
+            )
+            if self.state == state:
+                self._sheet = self._scored
+
+    def _check_and_keep(self, entries: list[engine.RoundEntry]) -> None:
+        """``_check``, keeping the sheet for the new state (same rounds, same settings)."""
+        self._scored = self._check(entries)
 
     def _check(self, entries: list[engine.RoundEntry]) -> engine.ScoreSheet:
         """The whole game as it would be stored; a GameError refuses the change."""
@@ -200,7 +218,7 @@ class Game(models.Model):
                 return rounds[number - 1]
             if len(rounds) != number - 1:
                 raise Conflict
-            self._check([*self.entries(rounds), entry])
+            self._check_and_keep([*self.entries(rounds), entry])
             last = self.rounds.aggregate(last=Max("position"))["last"] or 0
             return Round.objects.create(
                 game=self, position=last + 1, data=gamefile.round_to_json(entry)
@@ -212,7 +230,7 @@ class Game(models.Model):
             current = next((r for r in rounds if r.pk == round_id), None)
             if current is None or current.edits != edits:
                 raise Conflict
-            self._check(
+            self._check_and_keep(
                 [
                     entry if r == current else e
                     for r, e in zip(rounds, self.entries(rounds), strict=True)

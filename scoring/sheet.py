@@ -54,8 +54,16 @@ def history(game: Game, sheet: engine.ScoreSheet, only_last: bool = False) -> li
     """Each round for the history, newest first (or only the newest)."""
     deals = engine.deals(sheet, game.first_dealer)
     rows = []
-    stored = list(zip(game.live_rounds(), game.entries(), sheet.rounds, deals, strict=False))
-    for entry, played, result, deal in stored[-1:] if only_last else stored:
+    rounds = game.live_rounds()
+    first = len(rounds) - 1 if only_last else 0
+    stored = zip(
+        rounds[first:],
+        game.entries(rounds[first:], first + 1),
+        sheet.rounds[first:],
+        deals[first:],
+        strict=False,
+    )
+    for entry, played, result, deal in stored:
         rows.append(
             {
                 "entry": entry,

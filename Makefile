@@ -24,7 +24,7 @@ gettext:
 
 # Collect new strings into the French catalogue after changing texts (then translate them).
 messages: gettext $(VENV)/.installed
-	$(BIN)/python manage.py makemessages -l fr --no-location --no-wrap --ignore=.venv --ignore=screenshots
+	$(BIN)/python manage.py makemessages -l fr --no-location --no-wrap --ignore=.venv --ignore=screenshots --ignore=tests --ignore=mutants
 
 $(VENV)/.installed: requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

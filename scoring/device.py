@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import re
+
 from django.http import HttpRequest
 
 MAX_GAMES = 60
+OLD_COOKIE = "tamalou_games"  # where earlier versions kept the list: dot-separated keys
+KEY = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 def device_games(request: HttpRequest) -> list[str]:
+    if "games" not in request.session and OLD_COOKIE in request.COOKIES:
+        kept = [k for k in request.COOKIES[OLD_COOKIE].split(".") if KEY.fullmatch(k)]
+        request.session["games"] = kept[:MAX_GAMES]  # carried over once, nothing lost
     return list(request.session.get("games", []))
 
 

@@ -15,6 +15,9 @@ from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.shortcuts import render
 from django.utils import timezone
 
+from scoring.display import say
+from scoring.referee.engine import GameError
+
 PAGES = {404: "404.html", 500: "500.html"}
 logger = logging.getLogger(__name__)
 
@@ -59,6 +62,18 @@ class ErrorPages:
             and not getattr(response, "streaming", False)
         ):
             return page(request, response.status_code)
+        return response
+
+    def process_exception(self, request: HttpRequest, exception: Exception):
+        """A stored game the referee now refuses (stored under older rules): say why, with the
+        way to keep its rounds, instead of a bare 500."""
+        if not isinstance(exception, GameError):
+            return None
+        logger.error("A stored game no longer scores: %s", exception, extra={"request": request})
+        context = {"request_id": getattr(request, "id", "-"), "when": timezone.now()}
+        context["problem"] = say(exception)
+        response = render(request, "500.html", context, status=409)
+        response.app_page = True
         return response
 
 

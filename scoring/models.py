@@ -123,11 +123,13 @@ class Game(models.Model):
             self.__dict__.pop(memo, None)
         super().refresh_from_db(*args, **kwargs)
 
-    def effective_settings(self) -> dict:
-        """The settings to score with: a game the table ended early stops where it is."""
+    def effective_settings(self, rounds: int | None = None) -> dict:
+        """The settings to score with: a game the table ended early stops after its last round
+        (``rounds`` of them when a change is checked, else the rounds stored)."""
         settings = dict(self.settings)
         if self.ended:
-            settings["rounds"] = max(len(self.live_rounds()), 1)
+            count = len(self.live_rounds()) if rounds is None else rounds
+            settings["rounds"] = max(count, 1)
         return settings
 
     def rules(self) -> Variant:
@@ -139,12 +141,18 @@ class Game(models.Model):
         rounds = self.live_rounds() if rounds is None else rounds
         return [entry.as_entry(n) for n, entry in enumerate(rounds, first)]
 
-    def as_entry(self, rounds: list[engine.RoundEntry] | None = None) -> engine.GameEntry:
+    def as_entry(
+        self, rounds: list[engine.RoundEntry] | None = None, ended_after: int | None = None
+    ) -> engine.GameEntry:
+        """The game for the referee: its stored rounds, or ``rounds`` as a change would store
+        them (an ended game then ends after ``ended_after`` rounds, by default all of them)."""
+        rounds = self.entries() if rounds is None else rounds
+        count = len(rounds) if ended_after is None else ended_after
         return engine.GameEntry(
             variant=self.variant,
             players=tuple(self.players),
-            rounds=tuple(self.entries() if rounds is None else rounds),
-            settings=self.effective_settings(),
+            rounds=tuple(rounds),
+            settings=self.effective_settings(count),
         )
 
     def score(self) -> engine.ScoreSheet:
@@ -199,13 +207,17 @@ class Game(models.Model):
             if self.state == state:
                 self._sheet = self._scored
 
-    def _check_and_keep(self, entries: list[engine.RoundEntry]) -> None:
+    def _check_and_keep(
+        self, entries: list[engine.RoundEntry], ended_after: int | None = None
+    ) -> None:
         """``_check``, keeping the sheet for the new state (same rounds, same settings)."""
-        self._scored = self._check(entries)
+        self._scored = self._check(entries, ended_after)
 
-    def _check(self, entries: list[engine.RoundEntry]) -> engine.ScoreSheet:
+    def _check(
+        self, entries: list[engine.RoundEntry], ended_after: int | None = None
+    ) -> engine.ScoreSheet:
         """The whole game as it would be stored; a GameError refuses the change."""
-        return engine.score_game(self.as_entry(entries))
+        return engine.score_game(self.as_entry(entries, ended_after))
 
     def add_round(self, number: int, entry: engine.RoundEntry) -> Round:
         """Store round ``number``; Conflict if the game has another number of rounds now."""
@@ -218,7 +230,8 @@ class Game(models.Model):
                 return rounds[number - 1]
             if len(rounds) != number - 1:
                 raise Conflict
-            self._check_and_keep([*self.entries(rounds), entry])
+            # An ended game stays ended after its stored rounds: the new one is refused.
+            self._check_and_keep([*self.entries(rounds), entry], ended_after=len(rounds))
             last = self.rounds.aggregate(last=Max("position"))["last"] or 0
             return Round.objects.create(
                 game=self, position=last + 1, data=gamefile.round_to_json(entry)

@@ -93,7 +93,7 @@ def house_settings(variant: type[Variant], query) -> dict:
                 number = parse_number(text)
                 value = int(number) if number.denominator == 1 else float(number)
             elif setting.kind == "choice":
-                value = int(text) if text.isascii() and text.isdigit() else text
+                value = int(text) if text.isascii() and text.isdigit() and len(text) < 4 else text
             settings[setting.name] = setting.check(value, halves=variant.half_points)
         except (NotANumber, SettingError):
             continue

@@ -162,11 +162,10 @@ def qr_svg(url: str) -> str:
 
 def page_key(request: HttpRequest, version: str, link: str) -> str:
     """Everything a cached sheet page depends on besides the CSRF token: the game as stored,
-    the link it was reached by, the language, the host (the share link is absolute) and the
-    full path (the language switch comes back to it)."""
-    return cache_key(
-        "page", version, link, get_language(), request.get_host(), request.get_full_path()
-    )
+    the link it was reached by, the language, the scheme and host (the share link is
+    absolute) and the full path (the language switch comes back to it)."""
+    where = (request.scheme, request.get_host(), request.get_full_path())
+    return cache_key("page", version, link, get_language(), *where)
 
 
 def sheet_page(request: HttpRequest, link: str, key: str) -> HttpResponse:

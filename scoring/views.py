@@ -142,7 +142,8 @@ def edit_sheet(request, key: str) -> HttpResponse:
     form = new_round_form(game, request.POST.copy())
     if form is None:
         messages.error(request, _("The game is over: no more rounds can be added."))
-        return redirect("edit", key=key)
+        url = reverse("edit", args=[key])
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     seats = list(form.seats.values())
     if apply_picker_action(form.data, game.rules().hand_size, seats):
         context = sheet_context(request, game, form.quiet())
@@ -322,7 +323,7 @@ def round_restore(request, key: str, round_id: int) -> HttpResponse:
     try:
         game.restore_round(round_id)
     except Conflict:
-        raise Http404 from None
+        messages.error(request, _("This round is no longer there to put back."))
     except engine.GameError as problem:
         messages.error(
             request, _("The round cannot be put back: %(error)s") % {"error": say(problem)}

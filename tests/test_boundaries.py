@@ -130,3 +130,8 @@ def test_a_broken_hidden_field_is_said_at_the_top_of_the_form(client):
     page = client.post("/new/tamalou/", {"name_0": "Léa", "name_1": "Marc", "dealer": "²"})
     assert page.status_code == 400 and "Select a valid choice." in page.content.decode()
     assert not Round.objects.exists() and Game.objects.count() == 1
+
+
+def test_a_setting_of_thousands_of_digits_in_the_rules_link_is_left_out(client):
+    response = client.get("/rules/dutch/?decks=" + "9" * 5000)
+    assert response.status_code == 200

@@ -313,3 +313,65 @@ def test_every_control_of_the_new_game_form_is_stored(client, variant):
     assert game.settings == expected
     exported = json.loads(client.get(f"/g/{game.edit_key}/export/").content)
     assert exported["settings"] == expected
+
+
+# --- what a fresh review found -----------------------------------------------------------
+
+
+def test_the_games_listed_by_an_earlier_version_are_carried_into_the_session(client):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    client.cookies["tamalou_games"] = f"{game.edit_key}.not!a!key"
+    assert f"/g/{game.edit_key}/" in client.get("/").content.decode()
+    del client.cookies["tamalou_games"]
+    assert f"/g/{game.edit_key}/" in client.get("/").content.decode()  # now in the session
+
+
+def test_a_round_of_an_ended_game_can_be_deleted_and_put_back(client):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    for n in (1, 2, 3):
+        client.post(f"/g/{game.edit_key}/", {"number": n, "save": "1", "total_0": n, "total_1": 9})
+    client.post(f"/g/{game.edit_key}/end/")
+    second = Round.objects.get(game=game, position=2)
+    client.post(f"/g/{game.edit_key}/rounds/{second.pk}/delete/")
+    assert Game.objects.get(pk=game.pk).score().totals == {"Léa": 4, "Marc": 18}
+    response = client.post(f"/g/{game.edit_key}/rounds/{second.pk}/restore/", follow=True)
+    assert "The round is back." in response.content.decode()
+    assert Game.objects.get(pk=game.pk).score().totals == {"Léa": 6, "Marc": 27}
+    added = client.post(f"/g/{game.edit_key}/", {"number": 4, "save": "1", "total_0": 1})
+    assert added.status_code == 302 and Round.objects.live().filter(game=game).count() == 3
+
+
+def test_a_put_back_that_cannot_happen_says_so_and_clears_the_banner(client):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    client.post(f"/g/{game.edit_key}/", {"number": 1, "save": "1", "total_0": 3, "total_1": 9})
+    entry = Round.objects.get()
+    client.post(f"/g/{game.edit_key}/rounds/{entry.pk}/delete/")
+    client.post(f"/g/{game.edit_key}/rounds/{entry.pk}/restore/")
+    page = client.post(f"/g/{game.edit_key}/rounds/{entry.pk}/restore/", follow=True)
+    assert "This round is no longer there to put back." in page.content.decode()
+    assert "Round 1 deleted." not in page.content.decode()
+
+
+def test_a_stored_game_the_referee_now_refuses_gets_a_page_that_says_why(client):
+    game = Game.objects.create(
+        variant="tamalou", players=["Léa", "Marc"], settings={"call_threshold": -1}
+    )
+    response = client.get(f"/g/{game.edit_key}/")
+    assert response.status_code == 409
+    assert "Call_threshold must be a number from 0 to 100." in response.content.decode()
+
+
+def test_saving_with_htmx_after_the_game_ended_elsewhere_reloads_the_sheet(client):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"], settings={"rounds": 1})
+    client.post(f"/g/{game.edit_key}/", {"number": 1, "save": "1", "total_0": 3, "total_1": 9})
+    posted = {"number": 2, "save": "1", "total_0": 4, "total_1": 9}
+    response = client.post(f"/g/{game.edit_key}/", posted, HTTP_HX_REQUEST="true")
+    assert response["HX-Redirect"] == f"/g/{game.edit_key}/" and Round.objects.count() == 1
+
+
+def test_the_scheme_is_part_of_the_page_key(client):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    plain = client.get(f"/g/{game.edit_key}/").content.decode()
+    secure = client.get(f"/g/{game.edit_key}/", secure=True).content.decode()
+    assert f"http://testserver/s/{game.share_key}/" in plain
+    assert f"https://testserver/s/{game.share_key}/" in secure

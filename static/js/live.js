@@ -6,3 +6,12 @@ document.addEventListener("htmx:configRequest", (event) => {
     event.detail.headers["If-None-Match"] = etag;
   }
 });
+
+// A round drawn twice (a save's answer and a live update crossing): keep the first copy.
+document.addEventListener("htmx:afterSettle", () => {
+  const seen = new Set();
+  document.querySelectorAll("#history article.round[id]").forEach((article) => {
+    if (seen.has(article.id)) article.remove();
+    else seen.add(article.id);
+  });
+});

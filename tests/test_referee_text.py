@@ -3,6 +3,7 @@ check of storable text, card names in each language. Pure Python: no Django."""
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 
 import pytest
@@ -116,3 +117,18 @@ def test_a_file_that_is_not_json_says_at_which_line_and_column():
     assert str(error.value) == "the file is not valid JSON (line 3, column 13)."
     with pytest.raises(GameError, match=r"^the file is not valid JSON \(line 1, column 2\)\.$"):
         read_game(b"{,}")
+
+
+def test_reading_a_file_checks_its_text_and_says_where_with_its_own_letters():
+    data = {"format": "tamalou-ref.game/1", "variant": "tamalou", "players": ["Léa", "Marc"]}
+    data["rounds"] = [{"hands": {"Léa": 3, "Marc": 4}, "penalties": []}]
+    data["rounds"][0]["penalties"] = [{"player": "Léa", "points": 2, "reason": "é\\u0007"}]
+    text = json.dumps(data).replace("\\\\u0007", "\\u0007")
+    with pytest.raises(GameError) as error:
+        read_game(text)
+    assert str(error.value) == (
+        "rounds[0].penalties[0].reason holds a control character or broken text (U+0007)."
+    )
+    with pytest.raises(GameError) as error:
+        check_text({"hands": {"Zoé\x00": 1}}, "")
+    assert str(error.value).startswith("hands.Zoé\\x00 (a key) holds")

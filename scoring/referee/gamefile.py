@@ -75,11 +75,6 @@ def parse_json(data: bytes | str) -> object:
             line=error.lineno,
             column=error.colno,
         ) from None
-    except ValueError as error:
-        first_line = str(error).splitlines()[0]
-        raise GameError(
-            gettext_noop("the file is not valid JSON: {problem}."), problem=first_line
-        ) from None
 
 
 def read_game(data: bytes | str) -> GameEntry:

@@ -24,7 +24,8 @@ from django.utils import timezone
 
 from scoring.caching import cache_key
 from scoring.referee import engine, gamefile
-from scoring.referee.variants import VARIANTS, Variant
+from scoring.referee.house import HouseRules
+from scoring.referee.tambouille import Tambouille
 
 
 def new_key() -> str:
@@ -61,7 +62,7 @@ class GameManager(models.Manager):
                 variant=parsed.variant,
                 players=list(engine.check_players(parsed.players)),
                 settings=canonical.get("settings", {}),
-                **fields,
+                **{"ended": parsed.blocked_after is not None, **fields},
             )
             Round.objects.bulk_create(
                 Round(game=game, position=n, data=data, **extra)
@@ -77,7 +78,7 @@ class GameManager(models.Manager):
 
 
 class Game(models.Model):
-    VARIANT_CHOICES = [(key, variant.name) for key, variant in VARIANTS.items()]
+    VARIANT_CHOICES = [(key, variant.name) for key, variant in engine.GAMES.items()]
 
     edit_key = models.CharField(max_length=32, unique=True, default=new_key, editable=False)
     share_key = models.CharField(max_length=32, unique=True, default=new_key, editable=False)
@@ -85,7 +86,8 @@ class Game(models.Model):
     settings = models.JSONField(default=dict, blank=True)  # as in the game file
     players = models.JSONField()  # names in turn order
     first_dealer = models.PositiveSmallIntegerField(default=0)  # index in players
-    ended = models.BooleanField(default=False)  # an open-ended game the table ended
+    # An open-ended game the table ended, or a Tambouille match it declared blocked.
+    ended = models.BooleanField(default=False)
     # A fresh random token with every saved change (written in the change's transaction):
     # caches and ETags are keyed by it, so they are never stale on any app server.
     state = models.CharField(max_length=32, default=new_key, editable=False)
@@ -127,14 +129,19 @@ class Game(models.Model):
         """The settings to score with: a game the table ended early stops after its last round
         (``rounds`` of them when a change is checked, else the rounds stored)."""
         settings = dict(self.settings)
-        if self.ended:
+        if self.ended and not self.is_match:
             count = len(self.live_rounds()) if rounds is None else rounds
             settings["rounds"] = max(count, 1)
         return settings
 
-    def rules(self) -> Variant:
-        """The variant with this game's house settings."""
-        return VARIANTS[self.variant](**self.effective_settings())
+    @property
+    def is_match(self) -> bool:
+        """A Tambouille match (a match sheet of cards left), not a Tamalou score sheet."""
+        return self.variant == Tambouille.key
+
+    def rules(self) -> HouseRules:
+        """The variant (or Tambouille) with this game's house settings."""
+        return engine.GAMES[self.variant](**self.effective_settings())
 
     def entries(self, rounds: list[Round] | None = None, first: int = 1) -> list[engine.RoundEntry]:
         """Stored rounds as the referee reads them (numbered from ``first``)."""
@@ -153,6 +160,7 @@ class Game(models.Model):
             players=tuple(self.players),
             rounds=tuple(rounds),
             settings=self.effective_settings(count),
+            blocked_after=count if self.ended and self.is_match else None,
         )
 
     def score(self) -> engine.ScoreSheet:

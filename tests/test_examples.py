@@ -20,10 +20,10 @@ def expected_sheet(game_path: Path) -> dict:
     )
 
 
-def test_there_is_an_example_for_every_variant():
-    from scoring.referee.variants import VARIANTS
+def test_there_is_an_example_for_every_variant_and_tambouille():
+    from scoring.referee.engine import GAMES as ALL_GAMES
 
-    assert {path.name.split(".")[0] for path in GAMES} == set(VARIANTS)
+    assert {json.loads(path.read_text())["variant"] for path in GAMES} == set(ALL_GAMES)
 
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name.split(".")[0])

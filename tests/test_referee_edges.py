@@ -203,7 +203,7 @@ def test_unknown_settings_and_variants_are_named():
     error = refusal("belote", "Léa Marc")
     assert str(error) == (
         "unknown variant 'belote'; one of: tamalou, gabo, koubo, dutch, tamoul, fontenaysien, "
-        "cabo_bruxellois, dutch_toulousain."
+        "cabo_bruxellois, dutch_toulousain, tambouille."
     )
     assert error.field == "variant"
     with pytest.raises(TypeError, match="tamalou takes no setting"):
@@ -1205,8 +1205,8 @@ def with_round(**keys):
         (
             {**GOOD, "extra": 1},
             (
-                "the game file has an unknown key 'extra' (allowed: format, players, rounds, "
-                "settings, variant).",
+                "the game file has an unknown key 'extra' (allowed: blocked, format, players, "
+                "rounds, settings, variant).",
                 None,
                 None,
                 None,

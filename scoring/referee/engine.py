@@ -15,8 +15,9 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from scoring.referee.cards import Card, format_points
-from scoring.referee.house import MAX_ROUNDS, SettingError
-from scoring.referee.notes import Note, Term, english_plural, gettext_noop, note, plural_noop
+from scoring.referee.house import MAX_ROUNDS, HouseRules, SettingError
+from scoring.referee.notes import Note, Term, english_plural, gettext_noop, names, note, plural_noop
+from scoring.referee.tambouille import CARDS, Tambouille
 from scoring.referee.variants import VARIANTS, Variant
 from scoring.referee.variants.base import ZERO, Play, Standing
 
@@ -91,6 +92,13 @@ class GameEntry:
     players: tuple[str, ...]
     rounds: tuple[RoundEntry, ...] = ()
     settings: Mapping[str, object] = field(default_factory=dict)
+    # Tambouille: the table declared the match blocked after this turn round.
+    blocked_after: int | None = None
+
+
+# Every game the referee keeps, by the key game files and URLs use: the Tamalou variants, and
+# Tambouille, a different game kept on a match sheet.
+GAMES: dict[str, type[HouseRules]] = {**VARIANTS, Tambouille.key: Tambouille}
 
 
 # --- what the referee says -------------------------------------------------
@@ -140,14 +148,17 @@ def clean_name(name: object) -> str:
     return unicodedata.normalize("NFC", name).strip()
 
 
-def check_players(raw: Sequence[object]) -> tuple[str, ...]:
-    """2–8 names, trimmed, 1–40 characters, unique ignoring case."""
-    if not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
+def check_players(
+    raw: Sequence[object], low: int = MIN_PLAYERS, high: int = MAX_PLAYERS
+) -> tuple[str, ...]:
+    """``low`` to ``high`` names (2–8 unless the game says otherwise), trimmed, 1–40
+    characters, unique ignoring case."""
+    if not low <= len(raw) <= high:
         raise GameError(
             gettext_noop("a game needs {low} to {high} players, not {count}."),
             field="players",
-            low=MIN_PLAYERS,
-            high=MAX_PLAYERS,
+            low=low,
+            high=high,
             count=len(raw),
         )
     names: list[str] = []
@@ -220,16 +231,17 @@ def exact(value: object, *, variant: Variant, what: str, **where: object) -> Fra
     return number
 
 
-def check_settings(variant_key: str, raw: Mapping[str, object]) -> Variant:
-    """The variant with its house settings, each checked against the variant's declaration."""
-    if variant_key not in VARIANTS:
+def check_settings(variant_key: str, raw: Mapping[str, object]) -> HouseRules:
+    """The variant (or Tambouille) with its house settings, each checked against its
+    declaration."""
+    if variant_key not in GAMES:
         raise GameError(
             gettext_noop("unknown variant '{key}'; one of: {keys}."),
             field="variant",
             key=variant_key,
-            keys=", ".join(VARIANTS),
+            keys=", ".join(GAMES),
         )
-    variant = VARIANTS[variant_key]
+    variant = GAMES[variant_key]
     for name in raw:
         if name not in variant.defaults:
             raise GameError(
@@ -545,6 +557,10 @@ def penalty_note(penalty: Penalty) -> Note:
 def score_game(game: GameEntry) -> ScoreSheet:
     """Check and score every round in order; the first fault stops it with a GameError."""
     variant = check_settings(game.variant, game.settings)
+    if isinstance(variant, Tambouille):
+        return score_match(game, variant)
+    if game.blocked_after is not None:
+        raise GameError(gettext_noop("only a Tambouille match can be blocked."), field="blocked")
     players = check_players(game.players)
     if len(game.rounds) > MAX_ROUNDS:
         raise GameError(
@@ -603,6 +619,128 @@ def score_game(game: GameEntry) -> ScoreSheet:
         losers=losers,
         eliminated=eliminated,
     )
+
+
+def score_match(game: GameEntry, rules: Tambouille) -> ScoreSheet:
+    """A Tambouille match sheet: each turn round's counts of cards left are its hand totals,
+    scores and totals; the round is won by the fewest cards. See tambouille.py."""
+    players = check_players(game.players, rules.min_players, rules.max_players)
+    if len(game.rounds) > MAX_ROUNDS:
+        raise GameError(
+            gettext_noop("a game has at most {most} rounds."), most=MAX_ROUNDS, field="rounds"
+        )
+    if game.blocked_after is not None and game.blocked_after < 1:
+        raise GameError(
+            gettext_noop("a match can be declared blocked only after a turn round."),
+            field="blocked",
+        )
+    counts = {p: rules.dealt(len(players)) for p in players}
+    results: list[RoundResult] = []
+    finished = False
+    winners: list[str] = []
+    for number, entry in enumerate(game.rounds, 1):
+        if finished:
+            raise GameError(
+                gettext_noop("the match ended after turn round {last}; no more can be added."),
+                last=number - 1,
+                round=number,
+                field="rounds",
+            )
+        check_no_calls(entry, round=number)
+        for name in entry.hands:
+            if name not in players:
+                raise GameError(
+                    gettext_noop("'{name}' is not a player of this game."),
+                    name=name,
+                    round=number,
+                    field="hands",
+                )
+        counts = {p: cards_left(entry.hands, p, round=number) for p in players}
+        fewest = rules.fewest(counts)
+        notes = [
+            note(
+                gettext_noop("Fewest cards left: {players} ({count})."),
+                players=names(fewest),
+                count=counts[fewest[0]],
+            )
+        ]
+        emptied = rules.emptied(counts)
+        if emptied:
+            finished, winners = True, emptied
+            notes.append(
+                note(
+                    gettext_noop("{players} emptied their hand: the match is over."),
+                    players=names(emptied),
+                )
+            )
+        elif number == game.blocked_after:
+            finished, winners = True, fewest
+            notes.append(
+                note(gettext_noop("The table declared the match blocked: the fewest cards win."))
+            )
+        exact_counts = {p: Fraction(count) for p, count in counts.items()}
+        results.append(
+            RoundResult(
+                number=number,
+                hand_totals=exact_counts,
+                scores=dict(exact_counts),
+                totals=dict(exact_counts),
+                winners=fewest,
+                caller_succeeded=None,
+                notes=notes,
+                knocked_out=[],
+                adjusted=[],
+                penalty_cards_due=0,
+            )
+        )
+    return ScoreSheet(
+        variant=rules.key,
+        players=players,
+        rounds=results,
+        totals={p: Fraction(count) for p, count in counts.items()},
+        in_game=players,
+        finished=finished,
+        winners=winners,
+        losers=[],
+        eliminated=[],
+    )
+
+
+def check_no_calls(entry: RoundEntry, *, round: int) -> None:
+    """A turn round of Tambouille has only the cards each player holds: nobody calls."""
+    if (
+        entry.caller is not None
+        or entry.counter_caller is not None
+        or entry.emptied
+        or entry.penalties
+        or entry.penalty_cards
+    ):
+        raise GameError(
+            gettext_noop("a turn round of Tambouille has only the cards each player holds."),
+            round=round,
+            field="rounds",
+        )
+
+
+def cards_left(hands: Mapping[str, Hand], player: str, *, round: int) -> int:
+    """How many cards ``player`` still holds after a turn round: a whole number, 0–123."""
+    where = {"round": round, "player": player, "field": "hands"}
+    if player not in hands:
+        raise GameError(gettext_noop("the number of cards left is missing."), **where)
+    count = hands[player]
+    if isinstance(count, tuple):
+        raise GameError(gettext_noop("enter the number of cards left, not the cards."), **where)
+    if isinstance(count, bool) or not isinstance(count, int | float | Fraction):
+        raise GameError(gettext_noop("the cards left must be a number."), **where)
+    if isinstance(count, float) and not math.isfinite(count):
+        raise GameError(gettext_noop("the cards left must be a finite number."), **where)
+    if Fraction(count).denominator != 1 or not 0 <= count <= CARDS:
+        raise GameError(
+            gettext_noop("the cards left must be a whole number from 0 to {most}."),
+            most=CARDS,
+            **where,
+        )
+    return int(count)
 
 
 def deals(sheet: ScoreSheet, first_dealer: int = 0) -> list[tuple[str, str]]:

@@ -22,13 +22,15 @@ from scoring.referee.engine import (
     unstorable,
 )
 from scoring.referee.notes import Term, gettext_noop
+from scoring.referee.tambouille import Tambouille
 
 GAME_FORMAT = "tamalou-ref.game/1"
 SHEET_FORMAT = "tamalou-ref.scoresheet/1"
 MAX_FILE_BYTES = 2_000_000
 
-GAME_KEYS = {"format", "variant", "settings", "players", "rounds"}
+GAME_KEYS = {"format", "variant", "settings", "blocked", "players", "rounds"}
 ROUND_KEYS = {"hands", "caller", "counter_caller", "emptied", "penalties", "penalty_cards"}
+MATCH_ROUND_KEYS = {"hands"}  # a Tambouille turn round: the cards each player holds
 PENALTY_KEYS = {"player", "points", "reason"}
 
 
@@ -138,7 +140,7 @@ def _check_keys(data: Mapping, allowed: set[str], required: set[str], what: str,
 
 def game_from_json(data: object) -> GameEntry:
     _expect(data, dict, gettext_noop("a game file"))
-    _check_keys(data, GAME_KEYS, GAME_KEYS - {"settings"}, gettext_noop("the game file"))
+    _check_keys(data, GAME_KEYS, GAME_KEYS - {"settings", "blocked"}, gettext_noop("the game file"))
     if data["format"] != GAME_FORMAT:
         raise GameError(
             gettext_noop("the format must be '{wanted}', not '{given}'."),
@@ -151,11 +153,19 @@ def game_from_json(data: object) -> GameEntry:
     )
     players = _expect(data["players"], list, gettext_noop("the players"), field="players")
     rounds = _expect(data["rounds"], list, gettext_noop("the rounds"), field="rounds")
+    blocked = data.get("blocked", False)
+    if not isinstance(blocked, bool):
+        raise GameError(gettext_noop("blocked must be true or false."), field="blocked")
+    if variant == Tambouille.key:
+        for number, entry in enumerate(rounds, 1):
+            _expect(entry, dict, gettext_noop("a round"), round=number)
+            _check_keys(entry, MATCH_ROUND_KEYS, set(), gettext_noop("the round"), round=number)
     return GameEntry(
         variant=variant,
         players=tuple(players),
         rounds=tuple(round_from_json(entry, number) for number, entry in enumerate(rounds, 1)),
         settings=settings,
+        blocked_after=len(rounds) if blocked else None,
     )
 
 
@@ -252,6 +262,8 @@ def game_to_json(game: GameEntry) -> dict[str, object]:
     data: dict[str, object] = {"format": GAME_FORMAT, "variant": game.variant}
     if game.settings:
         data["settings"] = {key: _number_json(value) for key, value in game.settings.items()}
+    if game.blocked_after is not None:
+        data["blocked"] = True
     data["players"] = list(game.players)
     data["rounds"] = [round_to_json(entry) for entry in game.rounds]
     return data

@@ -12,6 +12,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import ClassVar
 
 from scoring.referee.notes import gettext_noop
 
@@ -137,3 +138,32 @@ DECKS = HouseSetting(
 
 def defaults_of(settings: tuple[HouseSetting, ...]) -> Mapping[str, object]:
     return {setting.name: setting.default for setting in settings}
+
+
+class HouseRules:
+    """Rules that a table may change by house settings (a Tamalou variant, a Tambouille
+    match): they list the settings they take; ``defaults`` is derived from that list."""
+
+    key: ClassVar[str]
+    name: ClassVar[str]
+    house_settings: ClassVar[tuple[HouseSetting, ...]]
+    defaults: ClassVar[Mapping[str, object]]
+    half_points: ClassVar[bool] = False
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 8
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "house_settings" in cls.__dict__:
+            cls.defaults = defaults_of(cls.house_settings)
+
+    def __init__(self, **settings: object) -> None:
+        """These rules with these house settings, each checked against its declaration
+        (a SettingError says which is wrong; a name they do not take is a TypeError)."""
+        declared = {setting.name: setting for setting in self.house_settings}
+        unknown = set(settings) - set(declared)
+        if unknown:
+            raise TypeError(f"{self.key} takes no setting {sorted(unknown)}")
+        self.settings: dict[str, object] = dict(self.defaults)
+        for name, value in settings.items():
+            self.settings[name] = declared[name].check(value, halves=self.half_points)

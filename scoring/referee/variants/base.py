@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import ClassVar
 
 from scoring.referee.cards import JOKER, RANKS, Card, full_deck
-from scoring.referee.house import HouseSetting, defaults_of
+from scoring.referee.house import HouseRules
 from scoring.referee.notes import Note, gettext_noop, names, note
 
 ZERO = Fraction(0)
@@ -202,18 +202,12 @@ class Standing:
     rounds_played: int
 
 
-class Variant:
+class Variant(HouseRules):
     """A Tamalou variant with its house settings applied."""
 
-    key: ClassVar[str]
-    name: ClassVar[str]
     summary: ClassVar[str]  # one line, for the variant picker
     call_word: ClassVar[str]  # what the caller says: "Tamalou", "Gabo", …
     values: ClassVar[CardValues]
-    # The house settings this variant takes (see house.py); ``defaults`` is derived from them.
-    house_settings: ClassVar[tuple[HouseSetting, ...]]
-    defaults: ClassVar[Mapping[str, object]]
-    half_points: ClassVar[bool] = False
     hand_size: ClassVar[int] = 4  # the cards each player is dealt
     counter_call: ClassVar[bool] = False  # Tamoul's contre-Tamoul
     counter_call_word: ClassVar[str] = ""  # what the counter-caller says
@@ -230,22 +224,6 @@ class Variant:
     # A round the rules page scores with the engine: players in turn order and the round
     # as the game file writes it.
     example: ClassVar[Mapping[str, object]] = {}
-
-    def __init_subclass__(cls, **kwargs: object) -> None:
-        super().__init_subclass__(**kwargs)
-        if "house_settings" in cls.__dict__:
-            cls.defaults = defaults_of(cls.house_settings)
-
-    def __init__(self, **settings: object) -> None:
-        """The variant with these house settings, each checked against its declaration
-        (a SettingError says which is wrong; a name it does not take is a TypeError)."""
-        declared = {setting.name: setting for setting in self.house_settings}
-        unknown = set(settings) - set(declared)
-        if unknown:
-            raise TypeError(f"{self.key} takes no setting {sorted(unknown)}")
-        self.settings: dict[str, object] = dict(self.defaults)
-        for name, value in settings.items():
-            self.settings[name] = declared[name].check(value, halves=self.half_points)
 
     # --- the deck and its values -------------------------------------------
 

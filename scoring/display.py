@@ -31,6 +31,11 @@ def points(value: Fraction | int | None) -> str:
     return text.replace("-", "−")
 
 
+def minutes(seconds: int) -> str:
+    """A time as a clock shows it: 2:00, 1:30, 0:05."""
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
 def say(what: Note | GameError) -> str:
     """A note or a refusal in the reader's language, a sentence of its own; a refusal with
     its round and player."""

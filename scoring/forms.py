@@ -30,7 +30,7 @@ from scoring.referee.cards import Card, UnknownCard, parse_card
 from scoring.referee.engine import GameError, Penalty, unstorable
 from scoring.referee.house import HouseSetting
 from scoring.referee.numbers import NotANumber, parse_number
-from scoring.referee.variants import VARIANTS, Variant
+from scoring.referee.variants import Variant
 from scoring.referee.variants.base import Play
 
 PENALTY_TARGET = "pc"  # the picker's target for Dutch toulousain's penalty cards
@@ -86,7 +86,11 @@ def setting_field(setting: HouseSetting) -> forms.Field:
     """The new-game form's field for a house setting, from its declaration."""
     label = gettext_lazy(setting.label)
     if setting.kind == "flag":
-        return forms.BooleanField(label=label, required=False)
+        return forms.BooleanField(
+            label=label,
+            required=False,
+            help_text=gettext_lazy(setting.help) if setting.help else "",
+        )
     if setting.kind == "choice":
         return forms.TypedChoiceField(
             label=label,
@@ -116,7 +120,8 @@ def setting_field(setting: HouseSetting) -> forms.Field:
 
 
 class NewGameForm(forms.Form):
-    """Variant settings and 2–8 players in turn order; rows are added, removed, moved up."""
+    """Variant settings and its players (2–8, Tambouille 2–4) in turn order; rows are added,
+    removed, moved up."""
 
     dealer = forms.TypedChoiceField(
         choices=[(str(row), row) for row in range(engine.MAX_PLAYERS)],
@@ -128,7 +133,7 @@ class NewGameForm(forms.Form):
 
     def __init__(self, *args, variant: str, rows: int = 4, **kwargs):
         super().__init__(*args, **kwargs)
-        self.variant = VARIANTS[variant]
+        self.variant = engine.GAMES[variant]
         self.rows = rows
         for row in range(rows):
             label = gettext_lazy("Player %(n)s") % {"n": row + 1}
@@ -161,7 +166,9 @@ class NewGameForm(forms.Form):
             if (data.get(f"name_{row}") or "").strip()
         ]
         try:
-            self.players = engine.check_players([name for _, name in kept])
+            self.players = engine.check_players(
+                [name for _, name in kept], self.variant.min_players, self.variant.max_players
+            )
         except GameError as error:
             position = dict(error.note.params).get("position")
             field = f"name_{kept[position - 1][0]}" if position else None
@@ -188,15 +195,15 @@ class NewGameForm(forms.Form):
         return data
 
 
-def apply_row_action(data, rows: int, action: str) -> int:
-    """A tap on a player row's button in the posted new-game ``data``: add, remove or move up
-    a row, or choose the dealer. Returns the new number of rows."""
+def apply_row_action(data, rows: int, action: str, most: int = engine.MAX_PLAYERS) -> int:
+    """A tap on a player row's button in the posted new-game ``data``: add (up to ``most``
+    rows), remove or move up a row, or choose the dealer. Returns the new number of rows."""
     names = [data.get(f"name_{row}", "") for row in range(rows)]
     dealer = data.get("dealer", "0")
     dealer = int(dealer) if dealer.isascii() and dealer.isdigit() else 0
     verb, _, index = action.partition("-")
     i = int(index) if index.isascii() and index.isdigit() else -1
-    if verb == "add" and rows < engine.MAX_PLAYERS:
+    if verb == "add" and rows < most:
         names.append("")
     elif verb == "remove" and 0 <= i < rows and rows > engine.MIN_PLAYERS:
         names.pop(i)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime, timedelta
 
 from django.core.cache import cache
 from django.db import connection, models, transaction
@@ -25,7 +26,7 @@ from django.utils import timezone
 from scoring.caching import cache_key
 from scoring.referee import engine, gamefile
 from scoring.referee.house import HouseRules
-from scoring.referee.tambouille import Tambouille
+from scoring.referee.tambouille import TURN_SECONDS, Tambouille
 
 
 def new_key() -> str:
@@ -285,6 +286,17 @@ class Game(models.Model):
         with self._locked():
             Game.objects.filter(pk=self.pk).update(ended=True)
 
+    def set_clock(self, action: str, turn: int, seconds: int | None = None) -> TurnClock:
+        """A tap on the match's thinking timer: ``start``, ``pause``, ``next`` player or set
+        the ``time`` of a turn to ``seconds``. ``turn`` is the turn the phone showed: a tap
+        meant for a turn that has already moved on (two phones tapping Next) changes nothing."""
+        with self._locked():
+            clock, _ = TurnClock.objects.select_for_update().get_or_create(game=self)
+            if turn == clock.turn:
+                clock.apply(action, timezone.now(), seconds)
+                clock.save()
+        return clock
+
     def rematch(self) -> Game:
         """The same players and settings again; the deal moves on by one seat."""
         return Game.objects.create(
@@ -325,3 +337,52 @@ class Round(models.Model):
 
     def as_entry(self, number: int) -> engine.RoundEntry:
         return gamefile.round_from_json(self.data, number)
+
+
+class TurnClock(models.Model):
+    """The thinking timer of a Tambouille match: whose turn it is (the count of turns
+    begun, in turn order) and how much of it is used. The time left is computed from when
+    the clock was started, never by counting ticks, so it stays right across a sleeping
+    screen, a reload or another phone."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="clock")
+    seconds = models.PositiveIntegerField(default=TURN_SECONDS)  # the time of a turn
+    turn = models.PositiveIntegerField(default=0)  # turns begun since the first
+    started_at = models.DateTimeField(null=True, blank=True)  # running since; None: paused
+    used = models.FloatField(default=0)  # seconds of this turn used before started_at
+
+    def __str__(self) -> str:
+        return f"clock of game {self.game_id} at turn {self.turn}"
+
+    @property
+    def running(self) -> bool:
+        return self.started_at is not None
+
+    def left(self, now: datetime) -> float:
+        """Seconds left in this turn (0 once the time is up)."""
+        used = self.used
+        if self.started_at is not None:
+            used += (now - self.started_at).total_seconds()
+        return max(self.seconds - used, 0.0)
+
+    @property
+    def deadline(self) -> datetime | None:
+        """When the running turn's time is up; None while paused."""
+        if self.started_at is None:
+            return None
+        return self.started_at + timedelta(seconds=self.seconds - self.used)
+
+    def apply(self, action: str, now: datetime, seconds: int | None = None) -> None:
+        if action == "start" and not self.running:
+            if self.left(now) <= 0:  # the time was up: this player starts over
+                self.used = 0
+            self.started_at = now
+        elif action == "pause" and self.running:
+            self.used = self.seconds - self.left(now)
+            self.started_at = None
+        elif action == "next":
+            self.turn += 1
+            self.used = 0
+            self.started_at = now
+        elif action == "time" and seconds:
+            self.seconds = seconds

@@ -18,6 +18,7 @@ from scoring.referee.cards import JOKER, SUIT_SYMBOLS, UnknownCard, parse_card
 from scoring.referee.house import SettingError
 from scoring.referee.notes import RANK_SYMBOLS
 from scoring.referee.numbers import NotANumber, parse_number
+from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import Variant
 from scoring.referee.variants.base import GENERAL_DECISIONS, Power
 
@@ -100,13 +101,23 @@ def house_settings(variant: type[Variant], query) -> dict:
     return settings
 
 
+def sheet_back(query) -> str:
+    """The score (or match) sheet the rules page was opened from, if the query names one."""
+    back = query.get("back", "")
+    return back if SHEET_PATH.fullmatch(back) else ""
+
+
+def tambouille_context(query) -> dict:
+    """What Tambouille's rules page shows: its rules, and what the match sheet decided."""
+    return {"back": sheet_back(query), "decisions": Tambouille.decisions, "rules": Tambouille}
+
+
 def rules_context(variant: type[Variant], query) -> dict:
     """What the rules page of ``variant`` shows, with the house settings in ``query`` (and
     a way back to the score sheet it was opened from)."""
     settings = house_settings(variant, query)
     rules = variant(**settings)
-    back = query.get("back", "")
-    back = back if SHEET_PATH.fullmatch(back) else ""
+    back = sheet_back(query)
     kept = [*sorted(settings.items()), *([("back", back)] if back else [])]
     return {
         "back": back,

@@ -28,6 +28,7 @@ from django.utils.translation import get_language
 from scoring.caching import cache_key
 from scoring.device import remember
 from scoring.forms import RoundForm
+from scoring.match import CountsForm, clock_of, match_context, new_counts_form
 from scoring.models import Game
 from scoring.precompressed import PrecompressedPage
 from scoring.referee import engine
@@ -42,8 +43,15 @@ def game_etag(game: Game, link: str) -> str:
     return '"' + cache_key("etag", game.version, get_language(), link)[5:25] + '"'
 
 
-def new_round_form(game: Game, data=None) -> RoundForm | None:
+def page_template(game: Game) -> str:
+    """A Tamalou game's score sheet, or a Tambouille match sheet."""
+    return "match.html" if game.is_match else "game.html"
+
+
+def new_round_form(game: Game, data=None) -> RoundForm | CountsForm | None:
     """The form for the next round (bound to posted ``data``), or None once the game is over."""
+    if game.is_match:
+        return new_counts_form(game, data)
     sheet = game.score()
     if sheet.finished:
         return None
@@ -120,11 +128,10 @@ def sheet_context(
     read_only = link == "share"
     sheet = game.score()
     variant = game.rules()
-    deals = engine.deals(sheet, game.first_dealer)
     undo = None if read_only else request.session.get("undo")
     key = game.share_key if read_only else game.edit_key
     share_url = request.build_absolute_uri(reverse("share", args=[game.share_key]))
-    return {
+    shown = {
         "read_only": read_only,
         "undo": undo if undo and undo.get("game") == game.edit_key else None,
         "game": game,
@@ -138,6 +145,11 @@ def sheet_context(
         "share_url": share_url,
         "share_qr": None if read_only else qr_svg(share_url),
         "standings": standings(game, sheet),
+    }
+    if game.is_match:
+        return shown | match_context(request, game, form, link, clock_of(game))
+    deals = engine.deals(sheet, game.first_dealer)
+    return shown | {
         "history": lambda: history(game, sheet),
         "next_deal": deals[len(sheet.rounds)] if not sheet.finished else None,
         "rounds_to_play": (variant.rounds - len(sheet.rounds)) if variant.rounds else None,
@@ -150,6 +162,8 @@ def rules_url(game: Game, link: str) -> str:
     way back to the sheet by the link it was reached with."""
     back = reverse(link, args=[game.edit_key if link == "edit" else game.share_key])
     query = urlencode([*sorted(game.settings.items()), ("back", back)])
+    if game.is_match:
+        return reverse("rules_tambouille") + f"?{query}"
     return reverse("rules_variant", args=[game.variant]) + f"?{query}"
 
 
@@ -192,11 +206,15 @@ def sheet_page(request: HttpRequest, link: str, key: str) -> HttpResponse:
         return sheet_context(request, game, form, link)
 
     if personal:
-        return render(request, "game.html", context())
+        shown = context()
+        return render(request, page_template(shown["game"]), shown)
     cached = page_key(request, Game.version_of(edit_key, state), link)
     page = cache.get(cached)
     if page is None:
-        html = render_to_string("game.html", {**context(), "csrf_token": CSRF_PLACEHOLDER}, request)
+        shown = context()
+        html = render_to_string(
+            page_template(shown["game"]), {**shown, "csrf_token": CSRF_PLACEHOLDER}, request
+        )
         page = PrecompressedPage.make(
             INDENTATION.sub("\n", html).encode(), CSRF_PLACEHOLDER.encode()
         )

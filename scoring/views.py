@@ -20,11 +20,21 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from scoring.device import device_games, remember
 from scoring.display import say
 from scoring.forms import NewGameForm, RoundForm, apply_picker_action, apply_row_action
+from scoring.match import ClockForm, CountsForm
 from scoring.models import Conflict, Game
 from scoring.referee import engine, gamefile
+from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import VARIANTS
-from scoring.rules_page import rules_context
-from scoring.sheet import find_game, game_etag, history, new_round_form, sheet_context, sheet_page
+from scoring.rules_page import rules_context, tambouille_context
+from scoring.sheet import (
+    find_game,
+    game_etag,
+    history,
+    new_round_form,
+    page_template,
+    sheet_context,
+    sheet_page,
+)
 
 MAX_ROWS = 64  # player rows a posted new-game form may have (more than 8 is refused)
 
@@ -46,7 +56,7 @@ def home(request) -> HttpResponse:
             {
                 "game": game,
                 "sheet": sheet,
-                "variant": VARIANTS[game.variant],
+                "variant": engine.GAMES[game.variant],
                 "leader": leader,
                 "leader_total": sheet.totals[leader],
             }
@@ -57,28 +67,29 @@ def home(request) -> HttpResponse:
 
 @require_GET
 def new_game(request) -> HttpResponse:
-    return render(request, "new_game.html", {"variants": VARIANTS.values()})
+    return render(request, "new_game.html", {"variants": engine.GAMES.values()})
 
 
 @require_http_methods(["GET", "POST"])
 def new_game_variant(request, variant: str) -> HttpResponse:
-    if variant not in VARIANTS:
+    if variant not in engine.GAMES:
         raise Http404
     page = "new_game_variant.html"
+    rules = engine.GAMES[variant]
     if request.method == "GET":
-        form = NewGameForm(variant=variant, rows=4)
-        return render(request, page, {"form": form, "variant": VARIANTS[variant]})
+        form = NewGameForm(variant=variant, rows=min(4, rules.max_players))
+        return render(request, page, {"form": form, "variant": rules})
     data = request.POST.copy()
     rows = min(max(sum(1 for key in data if key.startswith("name_")), 2), MAX_ROWS)
     action = data.get("action", "")
     if action and action != "create":
-        rows = apply_row_action(data, rows, action)
+        rows = apply_row_action(data, rows, action, rules.max_players)
         form = NewGameForm(variant=variant, rows=rows, initial=data.dict())
         template = f"{page}#players" if request.htmx else page
-        return render(request, template, {"form": form, "variant": VARIANTS[variant]})
+        return render(request, template, {"form": form, "variant": rules})
     form = NewGameForm(data, variant=variant, rows=rows)
     if not form.is_valid():
-        return render(request, page, {"form": form, "variant": VARIANTS[variant]}, status=400)
+        return render(request, page, {"form": form, "variant": rules}, status=400)
     game = Game.objects.create(
         variant=variant,
         players=list(form.players),
@@ -112,7 +123,8 @@ def import_game(request) -> HttpResponse:
 
 @require_GET
 def rules_index(request) -> HttpResponse:
-    return render(request, "rules_index.html", {"variants": VARIANTS.values()})
+    context = {"variants": VARIANTS.values(), "tambouille": Tambouille}
+    return render(request, "rules_index.html", context)
 
 
 @require_GET
@@ -127,7 +139,7 @@ def rules_variant(request, variant: str) -> HttpResponse:
 
 @require_GET
 def rules_tambouille(request) -> HttpResponse:
-    return render(request, "rules_tambouille.html")
+    return render(request, "rules_tambouille.html", tambouille_context(request.GET))
 
 
 # --- the sheet and its rounds ------------------------------------------------------------
@@ -144,6 +156,8 @@ def edit_sheet(request, key: str) -> HttpResponse:
         messages.error(request, _("The game is over: no more rounds can be added."))
         url = reverse("edit", args=[key])
         return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    if game.is_match:
+        return save_turn_round(request, game, form)
     seats = list(form.seats.values())
     if apply_picker_action(form.data, game.rules().hand_size, seats):
         context = sheet_context(request, game, form.quiet())
@@ -171,7 +185,51 @@ def edit_sheet(request, key: str) -> HttpResponse:
     return redirect(reverse("edit", args=[key]) + "#totals")
 
 
-def conflict(request, game: Game, posted: RoundForm) -> HttpResponse:
+def save_turn_round(request, game: Game, form: CountsForm) -> HttpResponse:
+    """A Tambouille turn round: the cards each player still holds."""
+    if form.is_valid():
+        try:
+            game.add_round(form.cleaned_data["number"], form.round)
+        except Conflict:
+            return conflict(request, game, form)
+        except engine.GameError as error:
+            form.add_referee_error(error)
+    if form.errors:
+        context = sheet_context(request, game, form)
+        if request.htmx:
+            return render(request, "match.html#game_body", context)
+        return render(request, "match.html", context, status=400)
+    if request.htmx:
+        context = sheet_context(request, game, new_round_form(game))
+        return reswap(
+            render(request, "match.html#game_body", context), "outerHTML show:#totals:top"
+        )
+    return redirect(reverse("edit", args=[game.edit_key]) + "#totals")
+
+
+@require_POST
+def clock(request, key: str) -> HttpResponse:
+    """A tap on a match's thinking timer (start, pause, next player, time of a turn)."""
+    game = find_game("edit", key)
+    if not game.is_match:
+        raise Http404
+    form = ClockForm(request.POST)
+    if form.is_valid() and not game.score().finished:
+        data = form.cleaned_data
+        game.set_clock(data["action"], data["turn"], data.get("seconds"))
+        if request.htmx:
+            return render(request, "match.html#clock", sheet_context(request, game))
+        return redirect(reverse("edit", args=[key]) + "#clock")
+    if game.score().finished:
+        messages.error(request, _("The match is over: the timer has stopped."))
+        return redirect("edit", key=key)
+    context = sheet_context(request, game, new_round_form(game))
+    context["time_form"] = form
+    template = "match.html#clock" if request.htmx else "match.html"
+    return render(request, template, context, status=200 if request.htmx else 400)
+
+
+def conflict(request, game: Game, posted: RoundForm | CountsForm) -> HttpResponse:
     """Another phone saved this round first: say which, and keep this phone's hands as the
     next round (save again) or to discard them."""
     game.refresh_from_db()
@@ -188,9 +246,10 @@ def conflict(request, game: Game, posted: RoundForm) -> HttpResponse:
             "scores": sheet.rounds[int(number) - 1].scores if known else {},
         }
     context = sheet_context(request, game, form)
+    page = page_template(game)
     if request.htmx:
-        return retarget(render(request, "game.html#game_body", context), "#game-body")
-    return render(request, "game.html", context, status=409)
+        return retarget(render(request, f"{page}#game_body", context), "#game-body")
+    return render(request, page, context, status=409)
 
 
 def live(request, game: Game, link: str) -> HttpResponse:
@@ -200,7 +259,7 @@ def live(request, game: Game, link: str) -> HttpResponse:
         response = HttpResponse(status=304)
     else:
         context = sheet_context(request, game, link=link)
-        response = render(request, "game.html#live", context)
+        response = render(request, f"{page_template(game)}#live", context)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache, private"
     patch_vary_headers(response, ("Cookie",))
@@ -258,21 +317,24 @@ def round_of(game: Game, round_id: int):
 def round_edit(request, key: str, round_id: int) -> HttpResponse:
     game = find_game("edit", key)
     entry, number = round_of(game, round_id)
+    form_class = CountsForm if game.is_match else RoundForm
 
-    def show(form: RoundForm, status: int = 200) -> HttpResponse:
+    def show(form: RoundForm | CountsForm, status: int = 200) -> HttpResponse:
         context = {"game": game, "form": form, "number": number}
         if request.htmx:
             return render(request, "round_edit.html#round_form", context)
         return render(request, "round_edit.html", context, status=status)
 
-    def as_stored() -> RoundForm:
-        initial = RoundForm.initial_for(game, entry.as_entry(number), entry.edits)
-        return RoundForm(game=game, number=number, editing=entry, initial=initial)
+    def as_stored() -> RoundForm | CountsForm:
+        initial = form_class.initial_for(game, entry.as_entry(number), entry.edits)
+        return form_class(game=game, number=number, editing=entry, initial=initial)
 
     if request.method == "GET":
         return show(as_stored())
-    form = RoundForm(request.POST.copy(), game=game, number=number, editing=entry)
-    if apply_picker_action(form.data, game.rules().hand_size, list(form.seats.values())):
+    form = form_class(request.POST.copy(), game=game, number=number, editing=entry)
+    if not game.is_match and apply_picker_action(
+        form.data, game.rules().hand_size, list(form.seats.values())
+    ):
         return show(form.quiet())
     if form.is_valid() and not form.has_any_error():
         try:

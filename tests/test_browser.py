@@ -383,6 +383,10 @@ def test_text_contrast_in_both_themes(browser, live_server, scheme):
 def test_every_page_fits_the_phone_with_44px_tap_targets(phone: Page, live_server):
     game = Game.objects.create(variant="dutch_toulousain", players=["Léa", "Marc"])
     entry = Round.objects.create(game=game, position=1, data={"hands": {"Léa": 3, "Marc": 9}})
+    match = Game.objects.create(variant="tambouille", players=["Léa", "Marc", "Nina", "Omar"])
+    turn = Round.objects.create(
+        game=match, position=1, data={"hands": {"Léa": 3, "Marc": 9, "Nina": 12, "Omar": 0}}
+    )
     pages = [
         "/",
         "/new/",
@@ -394,6 +398,10 @@ def test_every_page_fits_the_phone_with_44px_tap_targets(phone: Page, live_serve
         "/rules/",
         "/rules/tamoul/",
         "/rules/tambouille/",
+        "/new/tambouille/",
+        f"/g/{match.edit_key}/",
+        f"/s/{match.share_key}/",
+        f"/g/{match.edit_key}/rounds/{turn.pk}/edit/",
         "/import/",
         "/no-such-page/",
     ]
@@ -405,7 +413,9 @@ def test_every_page_fits_the_phone_with_44px_tap_targets(phone: Page, live_serve
 
 def test_enter_in_a_name_goes_to_the_next_name_and_keeps_the_dealer(page: Page, live_server):
     page.goto(f"{live_server.url}/new/tamalou/")
-    page.get_by_role("button", name="Player 2 deals first").tap()
+    dealer = page.get_by_role("button", name="Player 2 deals first")
+    dealer.tap()
+    expect(dealer).to_have_attribute("aria-pressed", "true")  # the rows are drawn again first
     page.locator("#id_name_0").tap()
     for name in ("Léa", "Marc", "Nina"):
         page.keyboard.type(name)

@@ -51,3 +51,15 @@ def card(card: Card) -> str:
     return format_html(
         '<span class="card{}">{}</span>', " red" if card.is_red else "", card_name(card)
     )
+
+
+@register.filter
+def turn_time(seconds: int) -> str:
+    """The time of a turn as a clock shows it: ``2:00``."""
+    return display.minutes(seconds)
+
+
+@register.filter
+def whole(value: Fraction | int) -> int:
+    """A whole number of things (cards left), for a plural that counts them."""
+    return int(value)

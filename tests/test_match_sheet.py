@@ -353,3 +353,10 @@ def test_a_match_file_with_a_fifth_player_is_refused_on_import(client):
     assert response.status_code == 400
     assert "A game needs 2 to 4 players, not 5." in text(response)
     assert not Game.objects.exists()
+
+
+def test_the_home_page_lists_the_match_with_its_leader(client):
+    game = new_match(client, "Léa", "Marc")
+    save(client, game, 20, 17)
+    page = text(client.get("/"))
+    assert "Tambouille" in page and "Leader: Marc (17)" in page

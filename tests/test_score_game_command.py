@@ -92,3 +92,37 @@ def test_touches_no_database(capsys):
     # pytest-django refuses database access in a test not marked for it: this would fail.
     call_command("score_game", str(EXAMPLES / "koubo.game.json"))
     assert json.loads(capsys.readouterr().out)["finished"] is True
+
+
+@pytest.mark.parametrize("name", ["tambouille", "tambouille_blocked"])
+def test_a_tambouille_match_file_scores_as_its_worked_sheet(name):
+    done = score_game(str(EXAMPLES / f"{name}.game.json"))
+    assert done.returncode == 0 and done.stderr == b""
+    sheet = json.loads(done.stdout)
+    for result in sheet["rounds"]:
+        assert result.pop("notes")
+    assert sheet == json.loads((EXAMPLES / f"{name}.scoresheet.json").read_text())
+
+
+def test_a_turn_round_after_the_end_of_a_match_is_refused_on_stderr():
+    match = json.loads((EXAMPLES / "tambouille.game.json").read_text())
+    match["rounds"].append({"hands": {"Léa": 1, "Marc": 0, "Nina": 2}})
+    done = score_game("-", stdin=json.dumps(match).encode())
+    assert done.returncode == 1 and done.stdout == b""
+    assert done.stderr.decode().strip() == (
+        "score_game: Round 5: the match ended after turn round 4; no more can be added."
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["tambouille", "tambouille_blocked"])
+def test_import_game_then_export_game_give_back_the_match_file(name):
+    from io import StringIO
+
+    out = StringIO()
+    call_command("import_game", str(EXAMPLES / f"{name}.game.json"), stdout=out)
+    exported = StringIO()
+    call_command("export_game", out.getvalue().strip(), stdout=exported)
+    assert json.loads(exported.getvalue()) == json.loads(
+        (EXAMPLES / f"{name}.game.json").read_text()
+    )

@@ -514,10 +514,11 @@ def _restore_game(archive: zipfile.ZipFile, entry: Entry) -> None:
     data = _read_member(archive, entry.file, gamefile.MAX_FILE_BYTES, entry.where)
     try:
         parsed = gamefile.read_game(data)
-        settings = dict(parsed.settings)
-        if entry.ended:
-            settings["rounds"] = max(len(parsed.rounds), 1)
-        engine.score_game(engine.GameEntry(parsed.variant, parsed.players, parsed.rounds, settings))
+        ended = entry.ended or parsed.blocked_after is not None
+        # Checked as the stored game will be scored (an ended game ends after its rounds).
+        game = Game(variant=parsed.variant, players=list(parsed.players), ended=ended)
+        game.settings = dict(parsed.settings)
+        engine.score_game(game.as_entry(list(parsed.rounds)))
     except GameError as error:
         raise BackupError("{where}: {problem}", where=entry.where, problem=str(error)) from None
     if entry.first_dealer >= len(parsed.players):
@@ -540,7 +541,7 @@ def _restore_game(archive: zipfile.ZipFile, entry: Entry) -> None:
         edit_key=entry.edit_key,
         share_key=entry.share_key,
         first_dealer=entry.first_dealer,
-        ended=entry.ended,
+        ended=ended,
         created_at=entry.created_at,
         updated_at=entry.updated_at,
     )

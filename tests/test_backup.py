@@ -53,6 +53,8 @@ def test_backup_then_restore_into_an_empty_database_loses_nothing(client, tmp_pa
     )
     client.post(f"/g/{open_ended.edit_key}/end/")
     games.append(open_ended)
+    blocked = Game.objects.import_file((EXAMPLES / "tambouille_blocked.game.json").read_bytes())
+    games.append(blocked)
 
     def snapshot() -> list:
         rows = []
@@ -80,11 +82,12 @@ def test_backup_then_restore_into_an_empty_database_loses_nothing(client, tmp_pa
     archive = tmp_path / "backup.zip"
     out = io.StringIO()
     call_command("backup_games", str(archive), stdout=out)
-    assert out.getvalue() == f"3 game(s) written to {archive}\n"
+    assert out.getvalue() == f"4 game(s) written to {archive}\n"
     Game.objects.all().delete()
     call_command("restore_games", str(archive), stdout=out)
     assert snapshot() == before
     assert Game.objects.get(edit_key=open_ended.edit_key).score().finished
+    assert Game.objects.get(edit_key=blocked.edit_key).score().winners == ["Ana", "Ben"]
     assert client.get(f"/s/{games[0].share_key}/").status_code == 200  # the links still work
 
 

@@ -286,6 +286,13 @@ class Game(models.Model):
         with self._locked():
             Game.objects.filter(pk=self.pk).update(ended=True)
 
+    def resume(self) -> None:
+        """Undo ``end``: the game goes on after its last round (checked like any change)."""
+        with self._locked() as rounds:
+            self.ended = False
+            self._check(self.entries(rounds))
+            Game.objects.filter(pk=self.pk).update(ended=False)
+
     def set_clock(self, action: str, turn: int, seconds: int | None = None) -> TurnClock:
         """A tap on the match's thinking timer: ``start``, ``pause``, ``next`` player or set
         the ``time`` of a turn to ``seconds``. ``turn`` is the turn the phone showed: a tap
@@ -298,13 +305,19 @@ class Game(models.Model):
         return clock
 
     def rematch(self) -> Game:
-        """The same players and settings again; the deal moves on by one seat."""
-        return Game.objects.create(
-            variant=self.variant,
-            players=self.players,
-            settings=self.settings,
-            first_dealer=(self.first_dealer + 1) % len(self.players),
-        )
+        """The same players and settings again (a match's time of a turn too); the deal moves
+        on by one seat."""
+        with transaction.atomic():
+            game = Game.objects.create(
+                variant=self.variant,
+                players=self.players,
+                settings=self.settings,
+                first_dealer=(self.first_dealer + 1) % len(self.players),
+            )
+            clock = TurnClock.objects.filter(game=self).first()
+            if clock is not None:
+                TurnClock.objects.create(game=game, seconds=clock.seconds)
+        return game
 
 
 class RoundQuerySet(models.QuerySet):
@@ -385,4 +398,8 @@ class TurnClock(models.Model):
             self.used = 0
             self.started_at = now
         elif action == "time" and seconds:
+            # The turn under way starts again with the new time (if it was running, it runs).
             self.seconds = seconds
+            self.used = 0
+            if self.running:
+                self.started_at = now

@@ -46,6 +46,7 @@ urlpatterns = [
     path("g/<key:key>/export/", views.edit_export, name="edit_export"),
     path("g/<key:key>/rematch/", views.rematch, name="rematch"),
     path("g/<key:key>/end/", views.end_game, name="end_game"),
+    path("g/<key:key>/resume/", views.resume_game, name="resume_game"),
     path("g/<key:key>/clock/", views.clock, name="clock"),
     path("g/<key:key>/rounds/<round:round_id>/edit/", views.round_edit, name="round_edit"),
     path("g/<key:key>/rounds/<round:round_id>/delete/", views.round_delete, name="round_delete"),

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import (
@@ -62,7 +63,8 @@ def home(request) -> HttpResponse:
             }
         )
     summaries.sort(key=lambda s: (s["sheet"].finished, -s["game"].updated_at.timestamp()))
-    return render(request, "home.html", {"summaries": summaries, "variants": VARIANTS.values()})
+    context = {"summaries": summaries, "variants": VARIANTS.values(), "tambouille": Tambouille}
+    return render(request, "home.html", context)
 
 
 @require_GET
@@ -153,7 +155,10 @@ def edit_sheet(request, key: str) -> HttpResponse:
     remember(request, game.edit_key)
     form = new_round_form(game, request.POST.copy())
     if form is None:
-        messages.error(request, _("The game is over: no more rounds can be added."))
+        if game.is_match:
+            messages.error(request, _("The match is over: no more turn rounds can be added."))
+        else:
+            messages.error(request, _("The game is over: no more rounds can be added."))
         url = reverse("edit", args=[key])
         return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     if game.is_match:
@@ -201,10 +206,13 @@ def save_turn_round(request, game: Game, form: CountsForm) -> HttpResponse:
         return render(request, "match.html", context, status=400)
     if request.htmx:
         context = sheet_context(request, game, new_round_form(game))
+        # The next turn round: the standings. The last one: the winners, above them.
+        shown = "#live-top" if game.score().finished else "#totals"
         return reswap(
-            render(request, "match.html#game_body", context), "outerHTML show:#totals:top"
+            render(request, "match.html#game_body", context), f"outerHTML show:{shown}:top"
         )
-    return redirect(reverse("edit", args=[game.edit_key]) + "#totals")
+    anchor = "" if game.score().finished else "#totals"
+    return redirect(reverse("edit", args=[game.edit_key]) + anchor)
 
 
 @require_POST
@@ -275,7 +283,7 @@ def export(game: Game) -> HttpResponse:
     response = HttpResponse(
         gamefile.dumps(game.game_file()), content_type="application/json; charset=utf-8"
     )
-    stamp = game.created_at.strftime("%Y-%m-%d")
+    stamp = timezone.localdate(game.created_at).isoformat()
     response["Content-Disposition"] = f'attachment; filename="tamalou-{game.variant}-{stamp}.json"'
     return response
 
@@ -350,7 +358,10 @@ def round_edit(request, key: str, round_id: int) -> HttpResponse:
             form.add_referee_error(error)
         else:
             request.session.pop("undo", None)
-            messages.success(request, _("Round %(number)s corrected.") % {"number": number})
+            if game.is_match:
+                messages.success(request, _("Turn round %(n)s corrected.") % {"n": number})
+            else:
+                messages.success(request, _("Round %(number)s corrected.") % {"number": number})
             url = reverse("edit", args=[key]) + f"#round-{number}"
             return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     return show(form, status=400)
@@ -404,6 +415,18 @@ def end_game(request, key: str) -> HttpResponse:
         messages.error(request, _("Only a game in progress with at least one round can be ended."))
     else:
         game.end()
+    return redirect("edit", key=key)
+
+
+@require_POST
+def resume_game(request, key: str) -> HttpResponse:
+    """The table ended the game (or declared the match blocked) by mistake: it goes on."""
+    game = find_game("edit", key)
+    if game.ended:
+        try:
+            game.resume()
+        except engine.GameError as problem:
+            messages.error(request, say(problem))
     return redirect("edit", key=key)
 
 

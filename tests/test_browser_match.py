@@ -117,3 +117,27 @@ def test_the_time_of_a_turn_is_chosen_on_the_phone(page: Page, live_server):
     expect(page.locator("#clock .time")).to_have_text("1:30")
     expect(page.locator("#clock .state")).to_contain_text("1:30 a turn")
     assert Game.objects.get().clock.seconds == 90
+
+
+def test_the_turn_rounds_of_four_long_names_fit_a_small_phone_in_french(browser, live_server):
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True, locale="fr-FR"
+    )
+    names = ["Maximilienne", "Anne-Sophie", "Christophe", "Bartholomé"]
+    game = Game.objects.create(variant="tambouille", players=names)
+    for position, counts in enumerate([(30, 28, 25, 29), (22, 18, 21, 20)], 1):
+        game.rounds.create(position=position, data={"hands": dict(zip(names, counts, strict=True))})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    expect(page.locator("#round-2 td.won")).to_have_text("18")
+    assert_fits_the_phone(page)
+    # The table stays within the screen, and no count or button is cut or wrapped.
+    assert page.eval_on_selector(".turns table", "t => t.getBoundingClientRect().right") <= 360
+    assert (
+        page.eval_on_selector_all(
+            ".turns tbody td", "els => els.filter(e => e.scrollWidth > e.clientWidth).length"
+        )
+        == 0
+    )
+    shoot(page, "23-match-long-names-fr-360")
+    context.close()

@@ -110,7 +110,7 @@ def test_the_match_ends_when_somebody_holds_no_card(client):
     assert 'id="counts-form"' not in client.get(f"/g/{game.edit_key}/").content.decode()
     response = save(client, game, 1, 2, 3)
     assert response.status_code == 302
-    assert "The game is over: no more rounds can be added." in text(
+    assert "The match is over: no more turn rounds can be added." in text(
         client.get(response["Location"])
     )
     assert game.rounds.count() == 1
@@ -360,3 +360,66 @@ def test_the_home_page_lists_the_match_with_its_leader(client):
     save(client, game, 20, 17)
     page = text(client.get("/"))
     assert "Tambouille" in page and "Leader: Marc (17)" in page
+
+
+def test_a_match_declared_blocked_by_mistake_goes_on(client):
+    game = new_match(client, "Ana", "Ben")
+    save(client, game, 7, 9)
+    client.post(f"/g/{game.edit_key}/end/")
+    page = client.get(f"/g/{game.edit_key}/").content.decode()
+    assert "Not blocked after all: go on" in page
+    client.post(f"/g/{game.edit_key}/resume/")
+    game.refresh_from_db()
+    assert not game.ended and not game.score().finished
+    assert save(client, game, 3, 4).status_code == 302 and game.rounds.count() == 2
+
+
+def test_the_last_turn_round_saved_with_htmx_shows_the_winners(client):
+    game = new_match(client, "Léa", "Marc")
+    response = save(client, game, 0, 25, HTTP_HX_REQUEST="true")
+    assert response["HX-Reswap"] == "outerHTML show:#live-top:top"
+    assert "Winner: Léa" in text(response)
+
+
+def test_other_phones_lose_the_turn_round_form_once_the_match_is_over(client):
+    game = new_match(client, "Léa", "Marc")
+    save(client, game, 4, 25)
+    live = client.get(f"/g/{game.edit_key}/live/").content.decode()
+    assert 'hx-swap-oob="delete"' not in live and "The match is blocked" in live
+    client.post(f"/g/{game.edit_key}/end/")
+    live = client.get(f"/g/{game.edit_key}/live/").content.decode()
+    assert '<div id="counts-form" hx-swap-oob="delete"></div>' in live
+    assert "The match is blocked" not in live and "Winner: Léa" in live
+
+
+def test_a_rematch_keeps_the_time_of_a_turn_and_moves_the_deal_on(client):
+    game = new_match(client, "Léa", "Marc", "Nina")
+    tap(client, game, "time", seconds="60")
+    response = client.post(f"/g/{game.edit_key}/rematch/")
+    rematch = Game.objects.get(edit_key=response["Location"].split("/")[2])
+    assert (rematch.variant, rematch.players, rematch.first_dealer) == (
+        "tambouille",
+        ["Léa", "Marc", "Nina"],
+        1,
+    )
+    assert rematch.clock.seconds == 60
+
+
+def test_a_new_time_of_a_turn_starts_the_turn_again_with_it():
+    clock = TurnClock(seconds=120)
+    start = timezone.now()
+    clock.apply("start", start)
+    clock.apply("time", start + timedelta(seconds=100), 30)
+    assert clock.running and clock.left(start + timedelta(seconds=100)) == 30
+    paused = TurnClock(seconds=120, used=50)
+    paused.apply("time", start, 60)
+    assert not paused.running and paused.left(start) == 60
+
+
+def test_the_exported_file_is_named_after_the_local_date(client):
+    game = new_match(client, "Léa", "Marc")
+    Game.objects.filter(pk=game.pk).update(
+        created_at=timezone.make_aware(timezone.datetime(2026, 11, 22, 0, 30))  # Paris
+    )
+    response = client.get(f"/g/{game.edit_key}/export/")
+    assert 'filename="tamalou-tambouille-2026-11-22.json"' in response["Content-Disposition"]

@@ -96,7 +96,8 @@ def draw(size: int, full_bleed: bool) -> bytes:
 SVG = f"""<svg xmlns="http://www.w3.org/2000/svg" viewBox="-100 -100 200 200">
 <rect x="-100" y="-100" width="200" height="200" rx="36" fill="rgb{GREEN}"/>
 <rect x="-50" y="-70" width="100" height="140" rx="12" fill="rgb{WHITE}"/>
-<path d="M0 -5 C-8 -22 -31 -21 -31 -2 C-31 12 -14 22 0 35 C14 22 31 12 31 -2 C31 -21 8 -22 0 -5 Z" fill="rgb{RED}"/>
+<path fill="rgb{RED}"
+ d="M0 -5 C-8 -22 -31 -21 -31 -2 C-31 12 -14 22 0 35 C14 22 31 12 31 -2 C31 -21 8 -22 0 -5 Z"/>
 </svg>
 """
 

@@ -156,7 +156,8 @@ def test_a_round_entered_offline_survives_closing_the_browser_and_is_saved_once(
             **browser_context_args,
         )
         host = live_server.url.split("//", 1)[1].split(":")[0]
-        context.add_cookies([{"name": "django_language", "value": "en", "domain": host, "path": "/"}])
+        english = {"name": "django_language", "value": "en", "domain": host, "path": "/"}
+        context.add_cookies([english])
         return context, context.pages[0] if context.pages else context.new_page()
 
     context, page = open_browser()

@@ -26,18 +26,19 @@ CONTROLLED = """async () => {
     navigator.serviceWorker.addEventListener("controllerchange", done, { once: true }));
   return navigator.serviceWorker.controller.scriptURL;
 }"""
-KEPT = """async ([path, language]) => {
+KEPT = """async ([path, language, showing]) => {
   const url = new URL(path, location.href).href;
   const deadline = Date.now() + 15000;
   while (Date.now() < deadline) {
     for (const name of await caches.keys()) {
       if (!name.startsWith(`tamalou-pages-${language}-`)) continue;
       const found = await (await caches.open(name)).match(url);
-      if (found) return (await found.text()).includes("data-kept-at=");
+      const text = found ? await found.text() : "";
+      if (text.includes("data-kept-at=") && text.includes(showing)) return name;
     }
     await new Promise((tick) => setTimeout(tick, 50));
   }
-  return false;
+  return null;
 }"""
 PHONE_LANGUAGE = """async (language) => {
   const deadline = Date.now() + 15000;
@@ -54,8 +55,10 @@ def controlled(page: Page) -> str:
     return page.evaluate(CONTROLLED)
 
 
-def kept(page: Page, path: str, language: str = "en") -> bool:
-    return page.evaluate(KEPT, [path, language])
+def kept(page: Page, path: str, language: str = "en", showing: str = "") -> str | None:
+    """The cache that keeps the page at ``path`` in ``language`` (showing that text), once
+    it does."""
+    return page.evaluate(KEPT, [path, language, showing])
 
 
 def enter_typed_round(page: Page, hands: list[str], caller: str) -> None:
@@ -141,6 +144,59 @@ def test_offline_pages_follow_the_language_the_phone_chose(page: Page, live_serv
     expect(page.locator("#offline-banner")).to_have_text(
         re.compile(r"^Hors connexion : dernier état connu, depuis le ")
     )
+
+
+def test_the_home_page_keeps_the_last_sheet_of_every_game_of_the_phone(page: Page, live_server):
+    games = [Game.objects.create(variant="tamalou", players=PLAYERS) for _ in range(2)]
+    for game in games:  # the phone opens both: they are its games
+        page.goto(f"{live_server.url}/g/{game.edit_key}/")
+        controlled(page)
+    # Another phone enters a round in the first game; this one only opens its home page.
+    Game.objects.get(pk=games[0].pk).add_round(1, rnd({p: 5 for p in PLAYERS}))
+    page.goto(live_server.url)
+    assert kept(page, f"/g/{games[0].edit_key}/", showing='id="round-1"')
+    page.context.set_offline(True)
+    page.goto(f"{live_server.url}/g/{games[0].edit_key}/")
+    expect(page.locator("#offline-banner")).to_be_visible()
+    expect(page.locator("#history #round-1")).to_be_visible()
+    page.goto(f"{live_server.url}/g/{games[1].edit_key}/")
+    expect(page.locator("#offline-banner")).to_be_visible()
+    expect(page.locator(".round-form h2")).to_have_text("Round 1")
+
+
+def test_a_deploy_replaces_the_kept_files_and_pages(page: Page, live_server, monkeypatch):
+    game = Game.objects.create(variant="tamalou", players=PLAYERS)
+    sheet = f"/g/{game.edit_key}/"
+    page.goto(live_server.url + sheet)
+    first = controlled(page) and page.evaluate("async () => await caches.keys()")
+    assert kept(page, sheet)
+    old = next(name for name in first if name.startswith("tamalou-static-")).split("-")[-1]
+
+    monkeypatch.setattr("scoring.offline.code_version", lambda: "0123456789abcdef")  # new code
+    Game.objects.get(pk=game.pk).add_round(1, rnd({p: 5 for p in PLAYERS}))
+    page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
+    names = page.evaluate(
+        """async () => {
+          const deadline = Date.now() + 15000;
+          while (Date.now() < deadline) {
+            const names = await caches.keys();
+            if (!names.some((name) => name.endsWith(arguments[0]))) return names;
+            await new Promise((tick) => setTimeout(tick, 50));
+          }
+          return caches.keys();
+        }""".replace("arguments[0]", f'"{old}"')
+    )
+    assert sorted(names) == [
+        "tamalou-meta",
+        "tamalou-pages-en-0123456789abcdef",
+        "tamalou-pages-fr-0123456789abcdef",
+        "tamalou-static-0123456789abcdef",
+    ]
+    assert kept(page, sheet, showing='id="round-1"') == "tamalou-pages-en-0123456789abcdef"
+    page.context.set_offline(True)
+    page.reload()  # the sheet kept again by the new worker, with its files
+    expect(page.locator("#offline-banner")).to_be_visible()
+    expect(page.locator("#history #round-1")).to_be_visible()
 
 
 def test_a_round_entered_offline_survives_closing_the_browser_and_is_saved_once(

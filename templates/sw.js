@@ -65,21 +65,20 @@ async function kept(url) {
 async function precache() {
   await (await caches.open(STATIC)).addAll(CONFIG.static);
   // The rules in every language: the request carries no cookie, only the language asked for.
-  await Promise.all(
-    CONFIG.languages.flatMap((language) =>
-      CONFIG.rules.map(async (url) => {
-        try {
-          const response = await fetch(url, {
-            credentials: "omit",
-            headers: { "Accept-Language": language },
-          });
-          await keep(url, response, false);
-        } catch (error) {
-          // kept on the next visit instead
-        }
-      }),
-    ),
-  );
+  // One page at a time, so that a phone's first visit does not crowd the server.
+  for (const language of CONFIG.languages) {
+    for (const url of CONFIG.rules) {
+      try {
+        const response = await fetch(url, {
+          credentials: "omit",
+          headers: { "Accept-Language": language },
+        });
+        await keep(url, response, false);
+      } catch (error) {
+        // kept on the next visit instead
+      }
+    }
+  }
 }
 
 // The pages the old version kept, kept again with this version's files, then the old caches go.

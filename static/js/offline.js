@@ -160,6 +160,8 @@
     list.replaceChildren();
     here.forEach((round) => {
       const article = template.content.firstElementChild.cloneNode(true);
+      // Said at once by screen readers when shown (not in the template: the page has no alert).
+      article.querySelectorAll(".says").forEach((text) => text.setAttribute("role", "alert"));
       article.dataset.id = round.id;
       const title = article.querySelector("h3");
       title.textContent = title.dataset.text.replace("{n}", round.number);

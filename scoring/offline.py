@@ -24,8 +24,15 @@ THEME_LIGHT = "#0b6e4f"
 THEME_DARK = "#121417"
 BACKGROUND = "#f7f5f0"
 
-# Every script and stylesheet a page loads (a test checks the pages against this list).
-SCRIPTS = ["js/live.js", "js/round.js", "js/offline.js", "django_htmx/htmx-2.min.js"]
+# Every script and stylesheet a page loads (a test checks the pages against this list);
+# pending.js is loaded by offline.js while rounds entered offline wait.
+SCRIPTS = [
+    "js/live.js",
+    "js/round.js",
+    "js/offline.js",
+    "js/pending.js",
+    "django_htmx/htmx-2.min.js",
+]
 STYLES = ["css/app.css"]
 ICONS = [
     # (file, size, purpose)

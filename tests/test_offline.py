@@ -111,8 +111,9 @@ def test_the_worker_keeps_every_script_and_stylesheet_a_page_loads(client):
     game = Game.objects.create(variant="tamalou", players=PLAYERS)
     for url in ("/", f"/g/{game.edit_key}/", "/rules/gabo/"):
         html = client.get(url).content.decode()
-        loaded = re.findall(r'(?:src|href)="(/static/[^"]+)"', html)
-        assert loaded and set(loaded) <= set(config["static"]), url
+        loaded = re.findall(r'(?:src|href|data-pending)="(/static/[^"]+)"', html)
+        assert "/static/js/pending.js" in loaded  # loaded while rounds entered offline wait
+        assert set(loaded) <= set(config["static"]), url
 
 
 def test_the_worker_names_its_files_as_production_serves_them(client, settings):

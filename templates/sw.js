@@ -11,9 +11,7 @@ const STATIC = `${PREFIX}static-${CONFIG.version}`;
 const PAGES = (language) => `${PREFIX}pages-${language}-${CONFIG.version}`;
 const META = `${PREFIX}meta`; // the language of the phone, whatever the version
 const LANGUAGE_KEY = "/sw.js?language";
-const SHEET = /^(\/g\/[A-Za-z0-9_-]+\/)/;
 const SHEET_PAGE = /^\/g\/[A-Za-z0-9_-]+\/$/;
-const LIVE = /^(\/g\/[A-Za-z0-9_-]+\/)live\/$/;
 
 function stamp(html) {
   return html.replace(/<html(\s)/, `<html data-kept-at="${new Date().toISOString()}"$1`);
@@ -103,8 +101,8 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(replaceOldCaches().then(() => self.clients.claim()));
 });
 
-// Pages the phone asks to keep: the sheets of its games (named by the home page), and the page
-// that was open when this worker took over.
+// Pages the phone asks to keep: the sheets of its games (named by the home page, or open when
+// they changed), and the page that was open when this worker took over.
 self.addEventListener("message", (event) => {
   const urls = (event.data && event.data.keep) || [];
   const own = urls
@@ -143,17 +141,5 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(fromCache(request));
   } else if (request.method === "GET" && request.mode === "navigate") {
     event.respondWith(page(event));
-  } else {
-    // A round saved (or a change seen by the live view) also changes the kept sheet.
-    const sheet = SHEET.exec(url.pathname);
-    const live = LIVE.test(url.pathname);
-    if (!sheet || request.mode === "navigate" || (request.method === "GET" && !live)) return;
-    const answer = fetch(request);
-    event.respondWith(answer);
-    event.waitUntil(
-      answer
-        .then((response) => (response.status === 200 ? refresh(url.origin + sheet[1]) : null))
-        .catch(() => null),
-    );
   }
 });

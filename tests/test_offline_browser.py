@@ -130,6 +130,23 @@ def test_offline_the_sheet_and_the_rules_open_as_last_known(page: Page, live_ser
     shoot(page, "21-offline-rules-390")
 
 
+def test_the_kept_sheet_follows_what_the_screen_shows(page: Page, live_server):
+    game = Game.objects.create(variant="tamalou", players=PLAYERS)
+    sheet = f"/g/{game.edit_key}/"
+    page.goto(live_server.url + sheet)
+    controlled(page)
+    assert kept(page, sheet)
+    enter_typed_round(page, ["3", "12", "8", "20"], "Léa")  # saved online, without a reload
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".round-form h2")).to_have_text("Round 2")
+    assert kept(page, sheet, showing='id="round-1"')
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#offline-banner")).to_be_visible()
+    expect(page.locator("#history #round-1")).to_be_visible()
+    expect(page.locator(".round-form h2")).to_have_text("Round 2")
+
+
 def test_offline_pages_follow_the_language_the_phone_chose(page: Page, live_server):
     page.goto(f"{live_server.url}/rules/")
     controlled(page)

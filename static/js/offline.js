@@ -134,17 +134,23 @@
     .then((waiting) => waiting && showPending())
     .catch(() => {});
 
-  // The home page names this phone's games: the service worker keeps their sheets, and the
-  // page that was open when it first took over (it came from the network before it).
-  function keepPages(first) {
-    const worker = navigator.serviceWorker.controller;
-    if (!worker || !navigator.onLine || keptAt) return;
-    const links = [...document.querySelectorAll("a[href^='/g/']")].map((link) => link.href);
-    worker.postMessage({ keep: first ? [location.href, ...links] : links });
-  }
-  if (navigator.serviceWorker) {
+  // The service worker keeps the sheets of this phone's games (named by the home page), the
+  // page that was open when it first took over (it came from the network before it), and a
+  // sheet again each time it changes on the screen (a round saved, a live update).
+  const keep = (urls) => {
+    const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (worker && navigator.onLine && urls.length) worker.postMessage({ keep: urls });
+  };
+  const games = () => [...document.querySelectorAll("a[href^='/g/']")].map((link) => link.href);
+  const shown = () => (document.getElementById("live-top") || { dataset: {} }).dataset.etag;
+  let version = shown();
+  document.addEventListener("htmx:afterSettle", () => {
+    if (shown() !== version) keep([location.href]);
+    version = shown();
+  });
+  if (navigator.serviceWorker && !keptAt) {
     const first = !navigator.serviceWorker.controller;
-    navigator.serviceWorker.addEventListener("controllerchange", () => keepPages(first), { once: true });
-    if (!first) keepPages(false);
+    navigator.serviceWorker.addEventListener("controllerchange", () => keep(first ? [location.href, ...games()] : []), { once: true });
+    if (!first) keep(games());
   }
 })();

@@ -92,7 +92,6 @@ def manifest() -> dict:
         "start_url": reverse("home"),
         "scope": "/",
         "display": "standalone",
-        "orientation": "portrait",
         "theme_color": THEME_LIGHT,
         "background_color": BACKGROUND,
         "icons": [

@@ -335,6 +335,7 @@ def test_a_round_another_phone_saved_meanwhile_is_shown_with_mine_and_the_table_
 
 
 def test_a_round_the_referee_refuses_comes_back_into_the_form(page: Page, live_server):
+    page.set_viewport_size({"width": 360, "height": 740})  # the smaller phone
     game = Game.objects.create(variant="tamalou", players=PLAYERS)
     page.goto(f"{live_server.url}/g/{game.edit_key}/")
     controlled(page)
@@ -349,6 +350,8 @@ def test_a_round_the_referee_refuses_comes_back_into_the_form(page: Page, live_s
     expect(refused.locator(".refusals")).to_have_text(
         "Omar: Enter this player's cards or hand total."
     )
+    assert_fits_the_phone(page)
+    shoot(page, "24-offline-refused-360")
     refused.get_by_role("button", name="Correct it in the form").tap()
     expect(page.locator("#pending")).to_be_hidden()
     expect(page.locator(".round-form h2")).to_have_text("Round 1")

@@ -71,7 +71,7 @@ def worker_config() -> SafeString:
     config = {
         "version": code_version(),
         "static": static_files(),
-        "staticPrefix": static(""),
+        "staticPrefix": settings.STATIC_URL,  # with its leading slash
         "rules": rules_pages(),
         "languages": [code for code, _name in settings.LANGUAGES],
         "defaultLanguage": settings.LANGUAGE_CODE,

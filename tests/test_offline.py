@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.staticfiles import finders
+from django.core.management import call_command
 from django.urls import reverse
 
 from scoring import offline
@@ -116,15 +117,24 @@ def test_the_worker_keeps_every_script_and_stylesheet_a_page_loads(client):
         assert set(loaded) <= set(config["static"]), url
 
 
-def test_the_worker_names_its_files_as_production_serves_them(client, settings):
-    """Production serves hashed names (whitenoise's manifest): the worker keeps those."""
+def test_the_worker_names_its_files_as_production_serves_them(client, settings, tmp_path):
+    """Production serves hashed names (collected with a manifest): the worker keeps those."""
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+    }
+    call_command("collectstatic", interactive=False, verbosity=0)
     settings.DEBUG = False
     config = worker_config(client.get("/sw.js").content.decode())
-    assert "/static/js/offline.js" in config["static"]
-    assert "/static/django_htmx/django-htmx.js" not in config["static"]
-    settings.DEBUG = True
-    config = worker_config(client.get("/sw.js").content.decode())
-    assert "/static/django_htmx/django-htmx.js" in config["static"]
+    assert len(config["static"]) == 11 and config["staticPrefix"] == "/static/"
+    for url in config["static"]:
+        assert re.search(r"\.[0-9a-f]{12}\.(js|css|png|svg)$", url), url
+        assert (tmp_path / url.removeprefix("/static/")).is_file(), url
+    html = client.get("/").content.decode()
+    loaded = re.findall(r'(?:src|href|data-pending)="(/static/[^"]+)"', html)
+    assert set(loaded) <= set(config["static"])
+    assert "/static/django_htmx/django-htmx.js" not in str(config["static"])  # development only
 
 
 def test_the_policy_allows_the_worker_and_the_manifest_from_the_app_only(client):

@@ -265,3 +265,21 @@ def test_the_offline_endpoint_takes_posts_on_edit_links_only(client):
     share = client.post(f"/g/{game.share_key}/rounds/sync/", typed(1, "1", "2", "3"))
     assert share.status_code == 404
     assert Round.objects.count() == 0
+
+
+def test_the_pending_round_speaks_the_language_of_the_page(client):
+    game = Game.objects.create(variant="tamalou", players=PLAYERS)
+    client.cookies["django_language"] = "fr"
+    html = client.get(f"/g/{game.edit_key}/").content.decode()
+    pending = html[
+        html.index('<section id="pending"') : html.index(
+            "</section>", html.index('<section id="pending"')
+        )
+    ]
+    assert 'data-text="Manche {n}"' in pending
+    assert 'data-text="{name} a annoncé Tamalou"' in pending
+    assert "en attente : pas encore comptée par l’arbitre" in pending
+    assert 'data-text="Ajouter la mienne comme manche {n}"' in pending
+    assert "Remplacer la leur par la mienne" in pending
+    banner = re.search(r'<p id="offline-banner"[^>]*>', html)[0]
+    assert 'data-kept="Hors connexion : dernier état connu, depuis le {time}."' in banner

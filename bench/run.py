@@ -3,7 +3,7 @@
 - the sheet page of a 30-round, 8-player game: database queries and server-side time;
 - saving a round: one request, scoring included;
 - throughput of the sheet page under gunicorn, against a trivial view served the same way;
-- the weight of a first load of the sheet page: HTML, CSS and JS, compressed.
+- the weight of a first load of the sheet page: HTML, CSS, JS and the icons it links, compressed.
 
 The load comes from wrk on loopback, as a phone that visited once: it accepts gzip and
 sends back its cookies. The trivial view (/healthz) is measured the same way in the same run.
@@ -181,7 +181,7 @@ def page_weight(base: str, sheet: str) -> dict:
     for path in re.findall(rb'(?:src|href)="(/static/[^"]+)"', html):
         body, headers = fetch(base + path.decode())
         compressed = headers.get("Content-Encoding") == "gzip"
-        name = "JS" if path.endswith(b".js") else "CSS"
+        name = {b".js": "JS", b".css": "CSS"}.get(path[path.rfind(b".") :], "icons")
         sizes[name] = sizes.get(name, 0) + len(body if compressed else gzip.compress(body))
         cache_headers.add(headers.get("Cache-Control", ""))
     return {

@@ -608,3 +608,27 @@ def next_target(data, target: str, hand_size: int, seats: list[int]) -> str:
         ):
             return str(seat)
     return target
+
+
+class SyncForm(forms.Form):
+    """How a round entered offline is sent (static/js/offline.js): the number it takes, and
+    whether it replaces the round another phone stored there (the table chose so)."""
+
+    number = forms.IntegerField(min_value=1, max_value=10_000)
+    replace = forms.BooleanField(required=False)
+
+
+def error_texts(form: forms.Form) -> list[str]:
+    """Every refusal of a form (and of a round form's penalty rows), each with its field's
+    label, for an answer without a page to show them in."""
+    texts = []
+    forms_ = [form, *getattr(getattr(form, "penalties", None), "forms", [])]
+    for one in forms_:
+        for name, errors in one.errors.items():
+            label = one.fields[name].label if name in one.fields else None
+            for error in errors:
+                texts.append(f"{label}: {error}" if label else str(error))
+    penalties = getattr(form, "penalties", None)
+    if penalties is not None:
+        texts.extend(str(error) for error in penalties.non_form_errors())
+    return texts

@@ -95,6 +95,14 @@ def history(game: Game, sheet: engine.ScoreSheet, only_last: bool = False) -> li
     return rows[::-1]
 
 
+def round_summary(request: HttpRequest, game: Game, sheet: engine.ScoreSheet, number: int) -> str:
+    """Stored round ``number`` drawn as the sheet's history draws it, without its buttons (to
+    set beside a round entered offline for the same number)."""
+    found = next(h for h in history(game, sheet) if h["result"].number == number)
+    context = {"h": found, "game": game, "variant": game.rules(), "read_only": True}
+    return render_to_string("game.html#round_entry", context, request)
+
+
 def standings(game: Game, sheet: engine.ScoreSheet) -> list[dict]:
     """The players by running total, with what to say of each."""
     low = min((sheet.totals[p] for p in sheet.in_game), default=None)

@@ -35,6 +35,8 @@ register_converter(RoundIdConverter, "round")
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("manifest.json", views.manifest, name="manifest"),
+    path("sw.js", views.service_worker, name="service_worker"),
     path("new/", views.new_game, name="new_game"),
     path("new/<slug:variant>/", views.new_game_variant, name="new_game_variant"),
     path("import/", views.import_game, name="import_game"),
@@ -48,6 +50,7 @@ urlpatterns = [
     path("g/<key:key>/end/", views.end_game, name="end_game"),
     path("g/<key:key>/resume/", views.resume_game, name="resume_game"),
     path("g/<key:key>/clock/", views.clock, name="clock"),
+    path("g/<key:key>/rounds/sync/", views.sync_round, name="sync_round"),
     path("g/<key:key>/rounds/<round:round_id>/edit/", views.round_edit, name="round_edit"),
     path("g/<key:key>/rounds/<round:round_id>/delete/", views.round_delete, name="round_delete"),
     path("g/<key:key>/rounds/<round:round_id>/restore/", views.round_restore, name="round_restore"),

@@ -4,7 +4,7 @@ renders or redirects; htmx requests get the named partial of the same template."
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -18,9 +18,17 @@ from django.views.decorators.http import (
 )
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
+from scoring import offline
 from scoring.device import device_games, remember
 from scoring.display import say
-from scoring.forms import NewGameForm, RoundForm, apply_picker_action, apply_row_action
+from scoring.forms import (
+    NewGameForm,
+    RoundForm,
+    SyncForm,
+    apply_picker_action,
+    apply_row_action,
+    error_texts,
+)
 from scoring.match import ClockForm, CountsForm
 from scoring.models import Conflict, Game
 from scoring.referee import engine, gamefile
@@ -33,6 +41,7 @@ from scoring.sheet import (
     history,
     new_round_form,
     page_template,
+    round_summary,
     sheet_context,
     sheet_page,
 )
@@ -44,6 +53,30 @@ MAX_ROWS = 64  # player rows a posted new-game form may have (more than 8 is ref
 def healthz(request) -> HttpResponse:
     """For load balancers (and the trivial view the benchmark compares the sheet with)."""
     return HttpResponse("ok", content_type="text/plain")
+
+
+@require_GET
+def manifest(request) -> HttpResponse:
+    """The web app manifest, in the phone's language."""
+    response = JsonResponse(offline.manifest(), json_dumps_params={"ensure_ascii": False})
+    response["Content-Type"] = "application/manifest+json"
+    response["Cache-Control"] = "no-cache"
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))
+    return response
+
+
+@require_GET
+def service_worker(request) -> HttpResponse:
+    """The service worker, from the site's root so that it serves every page; never cached
+    long, so that the phone sees a deploy at once."""
+    response = render(
+        request,
+        "sw.js",
+        {"config": offline.worker_config()},
+        content_type="text/javascript; charset=utf-8",
+    )
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 @require_GET
@@ -258,6 +291,60 @@ def conflict(request, game: Game, posted: RoundForm | CountsForm) -> HttpRespons
     if request.htmx:
         return retarget(render(request, f"{page}#game_body", context), "#game-body")
     return render(request, page, context, status=409)
+
+
+@require_POST
+def sync_round(request, key: str) -> JsonResponse:
+    """A round entered while the phone was offline (static/js/offline.js), sent with the round
+    form's own fields once the connection is back, or after the table chose what to do with
+    it. Answers in JSON: saved; a conflict (another phone saved this round first: its round
+    as the sheet shows it, and how to replace it); or the refusals, nothing saved."""
+    game = find_game("edit", key)
+    remember(request, game.edit_key)
+    choice = SyncForm(request.POST)
+    if not choice.is_valid():
+        return JsonResponse({"errors": error_texts(choice)}, status=400)
+    number, replace = choice.cleaned_data["number"], choice.cleaned_data["replace"]
+    rounds = game.live_rounds()
+    if number > len(rounds) + 1 or (replace and number > len(rounds)):
+        return sync_conflict(request, game, number)
+    if not replace and number == len(rounds) + 1 and game.score().finished:
+        error = _("The game is over: no more rounds can be added.")
+        return JsonResponse({"errors": [error]}, status=400)
+    editing = rounds[number - 1] if replace else None
+    form = RoundForm(request.POST.copy(), game=game, number=number, editing=editing)
+    if form.is_valid() and not form.has_any_error():
+        try:
+            if editing is None:
+                game.add_round(number, form.round)
+            else:
+                game.replace_round(editing.pk, form.cleaned_data.get("edits"), form.round)
+        except Conflict:
+            return sync_conflict(request, game, number)
+        except engine.GameError as error:
+            form.add_referee_error(error)
+    if form.has_any_error():
+        return JsonResponse({"errors": error_texts(form)}, status=400)
+    request.session.pop("undo", None)
+    return JsonResponse({"saved": number})
+
+
+def sync_conflict(request, game: Game, number: int) -> JsonResponse:
+    """Round ``number`` is not where the phone expected it: the round stored there, if any,
+    and the number this phone's round would take as the next one."""
+    game.refresh_from_db()
+    rounds = game.live_rounds()
+    sheet = game.score()
+    answer = {
+        "conflict": number,
+        "next": None if sheet.finished else len(rounds) + 1,
+        "theirs": None,
+        "edits": None,
+    }
+    if number <= len(rounds):
+        answer["theirs"] = round_summary(request, game, sheet, number)
+        answer["edits"] = rounds[number - 1].edits
+    return JsonResponse(answer, status=409)
 
 
 def live(request, game: Game, link: str) -> HttpResponse:

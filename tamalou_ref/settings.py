@@ -49,6 +49,7 @@ if not DEBUG and envbool("HTTPS", "True"):
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 # Only the app's own scripts and styles (django-csp); inline SVG is markup and needs nothing.
+# The service worker (/sw.js) and the web app manifest come from the app itself too.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
@@ -56,6 +57,8 @@ CONTENT_SECURITY_POLICY = {
         "style-src": [SELF],
         "img-src": [SELF, "data:"],
         "connect-src": [SELF],
+        "worker-src": [SELF],
+        "manifest-src": [SELF],
         "form-action": [SELF],
         "frame-ancestors": [NONE],
         "base-uri": [NONE],
@@ -108,6 +111,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
                 "django.contrib.messages.context_processors.messages",
+                "scoring.offline.theme_colours",
             ],
         },
     },

@@ -1,0 +1,107 @@
+"""The app on the home screen and without a connection: its web app manifest, and what its
+service worker (``templates/sw.js``) keeps on the phone.
+
+The service worker's caches are named after ``code_version()``: a deploy changes the worker's
+text, the phone installs the new one, which deletes the old caches.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.conf import settings
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from scoring.caching import code_version
+from scoring.referee.variants import VARIANTS
+
+# Light and dark theme colours (the bar of static/css/app.css, and the page behind it).
+THEME_LIGHT = "#0b6e4f"
+THEME_DARK = "#121417"
+BACKGROUND = "#f7f5f0"
+
+# Every script and stylesheet a page loads (a test checks the pages against this list);
+# pending.js is loaded by offline.js while rounds entered offline wait.
+SCRIPTS = [
+    "js/live.js",
+    "js/round.js",
+    "js/offline.js",
+    "js/pending.js",
+    "django_htmx/htmx-2.min.js",
+]
+STYLES = ["css/app.css"]
+ICONS = [
+    # (file, size, purpose)
+    ("icons/icon-192.png", 192, "any"),
+    ("icons/icon-512.png", 512, "any"),
+    ("icons/icon-maskable-512.png", 512, "maskable"),
+]
+OTHER_FILES = ["icons/icon.svg", "icons/apple-touch-icon.png"]
+
+
+def static_files() -> list[str]:
+    """The URLs of the static files the service worker keeps (hashed names in production)."""
+    files = [*STYLES, *SCRIPTS, *(icon for icon, _size, _purpose in ICONS), *OTHER_FILES]
+    if settings.DEBUG:
+        files.append("django_htmx/django-htmx.js")  # django-htmx adds it in development
+    return [static(name) for name in files]
+
+
+def rules_pages() -> list[str]:
+    """Every rules page, kept in both languages."""
+    return [
+        reverse("rules"),
+        *(reverse("rules_variant", args=[key]) for key in VARIANTS),
+        reverse("rules_tambouille"),
+    ]
+
+
+def theme_colours(request) -> dict:
+    """The colours of the phone's bar around the app, for the theme-color of every page."""
+    return {"theme_light": THEME_LIGHT, "theme_dark": THEME_DARK}
+
+
+def worker_config() -> SafeString:
+    """What the service worker is told, as a JavaScript object: its version, the static files
+    and rules pages it keeps, the languages, and where the pages of a game are."""
+    config = {
+        "version": code_version(),
+        "static": static_files(),
+        "staticPrefix": settings.STATIC_URL,  # with its leading slash
+        "rules": rules_pages(),
+        "languages": [code for code, _name in settings.LANGUAGES],
+        "defaultLanguage": settings.LANGUAGE_CODE,
+    }
+    # JSON is JavaScript; "<" is escaped so the text never closes anything it is put in.
+    return mark_safe(json.dumps(config).replace("<", "\\u003c"))
+
+
+def manifest() -> dict:
+    """The web app manifest, in the language of the request."""
+    return {
+        "name": "Tamalou Ref",
+        "short_name": "Tamalou",
+        "description": _("Score sheet and referee for Tamalou, Cabo, Dutch and their cousins."),
+        "lang": get_language(),
+        "dir": "ltr",
+        "id": "/",
+        "start_url": reverse("home"),
+        "scope": "/",
+        "display": "standalone",
+        "theme_color": THEME_LIGHT,
+        "background_color": BACKGROUND,
+        "icons": [
+            {
+                "src": static(icon),
+                "sizes": f"{size}x{size}",
+                "type": "image/png",
+                "purpose": purpose,
+            }
+            for icon, size, purpose in ICONS
+        ]
+        + [{"src": static("icons/icon.svg"), "sizes": "any", "type": "image/svg+xml"}],
+    }

@@ -312,7 +312,8 @@ def sync_round(request, key: str) -> JsonResponse:
         error = _("The game is over: no more rounds can be added.")
         return JsonResponse({"errors": [error]}, status=400)
     editing = rounds[number - 1] if replace else None
-    form = RoundForm(request.POST.copy(), game=game, number=number, editing=editing)
+    form_class = CountsForm if game.is_match else RoundForm
+    form = form_class(request.POST.copy(), game=game, number=number, editing=editing)
     if form.is_valid() and not form.has_any_error():
         try:
             if editing is None:

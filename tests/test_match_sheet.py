@@ -423,3 +423,15 @@ def test_the_exported_file_is_named_after_the_local_date(client):
     )
     response = client.get(f"/g/{game.edit_key}/export/")
     assert 'filename="tamalou-tambouille-2026-11-22.json"' in response["Content-Disposition"]
+
+
+def test_a_turn_round_kept_offline_is_sent_like_a_round(client):
+    game = new_match(client, "Léa", "Marc")
+    data = {"number": "1", "count_0": "20", "count_1": "17"}
+    response = client.post(f"/g/{game.edit_key}/rounds/sync/", data)
+    assert response.json() == {"saved": 1}
+    assert game.rounds.get().data == {"hands": {"Léa": 20, "Marc": 17}}
+    response = client.post(f"/g/{game.edit_key}/rounds/sync/", {**data, "count_1": "x"})
+    assert response.status_code == 400
+    assert response.json() == {"errors": ["Marc: Enter a number with the digits 0 to 9."]}
+    assert game.rounds.count() == 1

@@ -51,3 +51,19 @@ def card(card: Card) -> str:
     return format_html(
         '<span class="card{}">{}</span>', " red" if card.is_red else "", card_name(card)
     )
+
+
+@register.filter
+def percent(value: Fraction | None) -> str:
+    """A share as a whole percentage, written the local way (``67 %`` in French)."""
+    if value is None:
+        return "–"
+    return gettext("%(percent)s%%") % {"percent": round(Fraction(value) * 100)}
+
+
+@register.filter
+def decimal(value: Fraction | None) -> str:
+    """A number with one decimal at most, written the local way (``7,5`` in French)."""
+    if value is None:
+        return "–"
+    return display.points(Fraction(round(Fraction(value) * 10), 10))

@@ -24,8 +24,8 @@ from scoring.models import Conflict, Game
 from scoring.referee import engine, gamefile, story
 from scoring.referee.variants import VARIANTS
 from scoring.rules_page import rules_context
-from scoring.spreadsheet import sheet_csv
 from scoring.sheet import find_game, game_etag, history, new_round_form, sheet_context, sheet_page
+from scoring.spreadsheet import sheet_csv
 
 MAX_ROWS = 64  # player rows a posted new-game form may have (more than 8 is refused)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from django import template
@@ -63,7 +64,7 @@ def percent(value: Fraction | None) -> str:
 
 @register.filter
 def decimal(value: Fraction | None) -> str:
-    """A number with one decimal at most, written the local way (``7,5`` in French)."""
+    """A number to a tenth, halves rounded up, written the local way (``4,3`` in French)."""
     if value is None:
         return "–"
-    return display.points(Fraction(round(Fraction(value) * 10), 10))
+    return display.points(Fraction(math.floor(Fraction(value) * 10 + Fraction(1, 2)), 10))

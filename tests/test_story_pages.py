@@ -99,6 +99,7 @@ def test_the_chart_follows_each_new_round_on_the_other_phones(client):
     save(client, game, 2, (4, 1, 8), caller="Marc")
     second = viewer.get(f"/s/{game.share_key}/live/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert second.status_code == 200 and second["ETag"] != first["ETag"]
+    assert '<div id="story" hx-swap-oob="true">' in second.content.decode()
     chart = chart_of(second.content.decode())
     assert len(polylines(chart)[0]) == 3 and "after 2 rounds: Léa 4, Marc 9, Nina 16" in chart
     # The cached read-only page is a page of the new state too.
@@ -110,7 +111,7 @@ def test_a_round_saved_with_htmx_redraws_the_chart(client):
     save(client, game, 1, (3, 9, 8), caller="Léa")
     response = save(client, game, 2, (4, 1, 8), caller="Marc", **HTMX)
     page = response.content.decode()
-    assert 'id="live-top" hx-swap-oob="true"' in page
+    assert '<div id="story" hx-swap-oob="true">' in page
     assert "after 2 rounds: Léa 4, Marc 9, Nina 16" in chart_of(page)
 
 

@@ -471,11 +471,14 @@ def test_the_end_of_a_game_with_its_chart_in_both_themes(browser, live_server, s
     page.screenshot(path=SCREENSHOTS / f"10-end-of-game-{scheme}-screen.png")
     page.locator("#chart").scroll_into_view_if_needed()
     page.screenshot(path=SCREENSHOTS / f"10-end-of-game-{scheme}-chart.png")
-    page.goto(f"{live_server.url}/stats/")
-    page.goto(f"{live_server.url}/g/{game.edit_key}/")  # this phone now knows the game
+    again = finished_dutch_game(["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé", "Inès", "Hugo"], 9)
+    page.goto(f"{live_server.url}/g/{again.edit_key}/")  # this phone knows both games now
     page.goto(f"{live_server.url}/stats/")
     expect(page.locator("#stats-dutch .player-stats")).to_have_count(8)
+    expect(page.locator(".over-time tbody tr")).to_have_count(2)
     assert page.evaluate(CONTRAST) == []
     assert_fits_the_phone(page)
     page.screenshot(path=SCREENSHOTS / f"11-stats-{scheme}-screen.png")
+    page.locator(".over-time").scroll_into_view_if_needed()
+    page.screenshot(path=SCREENSHOTS / f"11-stats-{scheme}-over-time.png")
     context.close()

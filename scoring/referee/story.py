@@ -14,7 +14,8 @@ Decisions:
   drawn by a caller included), when one was entered at least twice; up to three that tie.
 - **Statistics across games** are per variant and per player name (ignoring case, shown as
   first met). Games played and won count finished games only; the round figures (calls,
-  average hand total, best and worst round score) count every round, finished game or not.
+  average hand total, best and worst round score) count every round, finished game or not;
+  a game without a round counts for nothing.
 - **The same table over time**: finished games of exactly the same players (ignoring case
   and seats), oldest first, for each set of players that finished two games or more.
 """
@@ -182,6 +183,8 @@ def player_stats(records: Iterable[GameRecord]) -> dict[str, list[PlayerStats]]:
     table: dict[str, dict[str, PlayerStats]] = {}
     for record in records:
         sheet = record.sheet
+        if not sheet.rounds:
+            continue  # a game not started yet says nothing of anyone
         players = table.setdefault(record.variant, {})
         mine = {p: players.setdefault(p.casefold(), PlayerStats(p)) for p in sheet.players}
         if sheet.finished:

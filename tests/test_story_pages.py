@@ -129,8 +129,9 @@ def test_a_finished_game_shows_the_ranking_the_chart_and_its_moments(client):
     assert 'id="chart"' in page and "100 → 50; over: the end" in page
     moments = page[page.index('id="moments"') :]
     assert "Best round:</strong> Léa, −20 in round 1" in moments
-    assert "Biggest comeback:</strong> Marc was 50 points behind after round 1, and won." in (
-        moments
+    assert (
+        "Biggest comeback:</strong> Marc trailed the lowest total by 50 after round 1, and won."
+        in (moments)
     )
     assert re.search(r"Léa</th><td class=\"num\">1</td><td class=\"num\">1</td>", moments)
     assert re.search(r"Marc</th><td class=\"num\">2</td><td class=\"num\">0</td>", moments)

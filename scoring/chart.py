@@ -11,8 +11,8 @@ Decisions, as players read the chart:
   win, halved in a half game) are always inside the scale: how far each player is from them
   is the story of the game.
 - Each player keeps a colour and a marker shape by his seat (``SHAPES``), so the lines can be
-  told apart without colours; the colours are CSS variables (``--c0`` … ``--c7`` in app.css),
-  one set per theme.
+  told apart without colours (the markers shrink as rounds get closer together); the
+  colours are CSS variables (``--c0`` … ``--c7`` in app.css), one set per theme.
 - Coordinates are rounded to a tenth of a unit (a tenth of a pixel at 360 px wide), the
   points of one player are one polyline and the markers are SVG markers on its vertices:
   a 30-round, 8-player chart stays a few kilobytes.
@@ -108,6 +108,7 @@ class Chart:
     right: int  # x where the plot ends
     label_x: str  # of the running totals (right-aligned)
     label_y: str  # of the rounds
+    marker: int  # width of a marker: smaller as the rounds get closer together
 
     @property
     def view_box(self) -> str:
@@ -188,4 +189,10 @@ def score_chart(sheet: ScoreSheet, landmarks: Sequence[Landmark] = ()) -> Chart:
         right=WIDTH - RIGHT,
         label_x=coordinate(LEFT - 4),
         label_y=coordinate(HEIGHT - 4),
+        marker=marker_size(scale.rounds),
     )
+
+
+def marker_size(rounds: int) -> int:
+    """8 units while rounds are far apart, down to 5 for 25 rounds or more."""
+    return 8 if rounds <= 12 else 6 if rounds < 25 else 5

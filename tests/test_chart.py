@@ -118,3 +118,11 @@ def test_coordinates_are_short():
         "0",
         "3.2",
     ]
+
+
+def test_markers_shrink_as_rounds_get_closer_together():
+    sizes = [
+        score_chart(play("tamalou", "A B", *[rnd({"A": 1, "B": 2})] * n)).marker
+        for n in (1, 12, 13, 24, 25, 40)
+    ]
+    assert sizes == [8, 8, 6, 6, 5, 5]

@@ -3,6 +3,7 @@ by hand on small games, without Django."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from hypothesis import given
@@ -49,6 +50,40 @@ def test_a_winner_who_never_trailed_made_no_comeback():
     assert moments(sheet, []).comeback is None
 
 
+def test_a_comeback_of_one_point_counts_and_the_first_of_equal_ones_is_kept():
+    rounds = [
+        rnd({"Léa": 5, "Marc": 4}),  # Léa 1 behind
+        rnd({"Léa": 3, "Marc": 3}),  # still 1 behind
+        rnd({"Léa": 0, "Marc": 9}),
+    ]
+    sheet = play("koubo", "Léa Marc", *rounds, rounds=3)
+    assert sheet.winners == ["Léa"]
+    assert moments(sheet, rounds).comeback == Comeback("Léa", 1, F(1))
+
+
+def test_a_game_in_progress_has_the_comeback_of_its_leader():
+    rounds = [rnd({"Léa": 2, "Marc": 9, "Nina": 20}), rnd({"Léa": 30, "Marc": 9, "Nina": 0})]
+    sheet = play("tamalou", "Léa Marc Nina", *rounds)
+    assert not sheet.finished and sheet.totals == {"Léa": 32, "Marc": 18, "Nina": 20}
+    assert moments(sheet, rounds).comeback == Comeback("Marc", 1, F(7))
+    assert moments(play("tamalou", "Léa Marc"), []).comeback is None
+
+
+def test_calls_count_only_rounds_with_a_caller_that_the_referee_judged():
+    rounds = [
+        rnd({"Léa": 2, "Marc": 9}),  # nobody called
+        rnd({"Léa": 2, "Marc": 9}, caller="Léa"),
+        rnd({"Léa": 9, "Marc": 2}, caller="Léa"),
+    ]
+    sheet = play("tamalou", "Léa Marc", *rounds)
+    assert moments(sheet, rounds).calls == [Calls("Léa", 1, 1)]
+    # A variant that does not judge calls (no verdict for a caller) counts none.
+    unjudged = replace(sheet, rounds=[replace(r, caller_succeeded=None) for r in sheet.rounds])
+    assert moments(unjudged, rounds).calls == []
+    [lea, _marc] = player_stats([GameRecord("tamalou", unjudged, 0)])["tamalou"]
+    assert lea.calls == 0 and lea.success_rate is None
+
+
 def test_the_card_in_hands_most_often_counts_penalty_cards_and_ties_in_deck_order():
     rounds = [
         rnd({"Léa": "KS 3H", "Marc": "QS 2C"}),
@@ -58,6 +93,18 @@ def test_the_card_in_hands_most_often_counts_penalty_cards_and_ties_in_deck_orde
     sheet = play("tamalou", "Léa Marc", *rounds)
     cards = [parse_card(code) for code in ("2C", "3H", "KS")]
     assert moments(sheet, rounds).common_cards == CommonCards(tuple(cards), 2)
+    # Ties in the deck's order: 9 before 10, spades before clubs, the joker last.
+    rounds = [
+        rnd({"Léa": "10H 3C JOKER", "Marc": "9D 3S"}),
+        rnd({"Léa": "10H 3C", "Marc": "9D 3S JOKER"}),
+    ]
+    sheet = play("tamalou", "Léa Marc", *rounds)
+    codes = [card.code for card in moments(sheet, rounds).common_cards.cards]
+    assert codes == ["3S", "3C", "9D"]  # the first three of 3♠ 3♣ 9♦ 10♥ joker
+    rounds = [rnd({"Léa": "JOKER KC", "Marc": "KD"}), rnd({"Léa": "KC", "Marc": "JOKER KD"})]
+    sheet = play("tamalou", "Léa Marc", *rounds)
+    codes = [card.code for card in moments(sheet, rounds).common_cards.cards]
+    assert codes == ["KD", "KC", "JOKER"]
     toulousain = [rnd({"Léa": "2C", "Marc": "3H"}, caller="Marc", penalty_cards="2S")] * 1
     assert (
         moments(play("dutch_toulousain", "Léa Marc", *toulousain), toulousain).common_cards is None
@@ -79,11 +126,11 @@ def test_statistics_per_variant_and_player_name():
     unfinished = play("koubo", "Léa Nina", rnd({"Léa": 4, "Nina": 3}, caller="Nina"))
     tamoul = play("tamoul", "Léa Marc Nina", *tamoul_game())
     records = [
+        GameRecord("dutch", play("dutch", "Zoé Omar"), 4),  # not started: nobody
         GameRecord("koubo", koubo_1, 1),
         GameRecord("koubo", koubo_2, 2),
         GameRecord("koubo", unfinished, 3),
         GameRecord("tamoul", tamoul, 0),
-        GameRecord("dutch", play("dutch", "Zoé Omar"), 4),  # not started: nobody
     ]
     stats = player_stats(records)
     assert list(stats) == ["koubo", "tamoul"]
@@ -103,7 +150,19 @@ def test_statistics_per_variant_and_player_name():
     assert table.players == ["Léa", "Marc"]
     assert [game.record.when for game in table.games] == [1, 2]
     assert [game.totals for game in table.games] == [[-3, 9], [33, 6]]
+    assert [game.winners for game in table.games] == [[True, False], [False, True]]
     assert table.wins == [1, 1]
+
+
+def test_players_with_as_many_wins_are_listed_by_games_played_then_name():
+    lost = play("koubo", "Zoé Léa", rnd({"Zoé": 9, "Léa": 1}), rounds=1)
+    started = play("koubo", "Nina Léa", rnd({"Nina": 9, "Léa": 1}))
+    stats = player_stats([GameRecord("koubo", started, 1), GameRecord("koubo", lost, 2)])
+    assert [(s.name, s.won, s.games) for s in stats["koubo"]] == [
+        ("Léa", 1, 1),
+        ("Zoé", 0, 1),
+        ("Nina", 0, 0),
+    ]
 
 
 @PROPERTY_SETTINGS

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from scoring.referee.cards import RANKS, SUITS, Card
+from scoring.referee.cards import JOKER, RANKS, SUITS, Card
 from scoring.referee.engine import RoundEntry, ScoreSheet
 
 MOST_COMMON_SHOWN = 3
@@ -68,10 +68,13 @@ class Moments:
     common_cards: CommonCards | None
 
 
+DECK_RANKS = (*RANKS, JOKER)
+DECK_SUITS = (*SUITS, None)  # a joker has no suit
+
+
 def card_order(card: Card) -> tuple[int, int]:
-    """Deck order: by rank (A … K, then joker), then suit."""
-    rank = RANKS.index(card.rank) if card.rank in RANKS else len(RANKS)
-    return rank, SUITS.index(card.suit) if card.suit in SUITS else 0
+    """Deck order: by rank (A … K, then joker), then suit (♠ ♥ ♦ ♣)."""
+    return DECK_RANKS.index(card.rank), DECK_SUITS.index(card.suit)
 
 
 def best_round(sheet: ScoreSheet) -> RoundScore | None:
@@ -111,9 +114,7 @@ def leaders(sheet: ScoreSheet) -> list[str]:
 def comeback(sheet: ScoreSheet) -> Comeback | None:
     best: Comeback | None = None
     for player in leaders(sheet):
-        for result in sheet.rounds:
-            if player not in result.scores:
-                continue
+        for result in sheet.rounds:  # a winner or leader has played every round
             low = min(result.totals[p] for p in result.scores)
             behind = result.totals[player] - low
             if behind > 0 and (best is None or behind > best.behind):

@@ -26,12 +26,14 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from scoring.caching import cache_key
+from scoring.chart import score_chart
 from scoring.device import remember
+from scoring.display import points
 from scoring.forms import RoundForm
 from scoring.match import CountsForm, clock_of, match_context, new_counts_form
 from scoring.models import Game
 from scoring.precompressed import PrecompressedPage
-from scoring.referee import engine
+from scoring.referee import engine, story
 
 # Stands for the CSRF token in a page rendered once and served to everyone.
 CSRF_PLACEHOLDER = "csrf-token-of-this-request-4f1c9a"
@@ -129,6 +131,11 @@ def standings(game: Game, sheet: engine.ScoreSheet) -> list[dict]:
     ]
 
 
+def chart_summary(sheet: engine.ScoreSheet) -> str:
+    """What the chart shows, said in words for a screen reader: each player's last total."""
+    return ", ".join(f"{p} {points(sheet.totals[p])}" for p in sheet.players)
+
+
 def sheet_context(
     request: HttpRequest, game: Game, form: RoundForm | None = None, link: str = "edit"
 ) -> dict:
@@ -162,6 +169,10 @@ def sheet_context(
         "next_deal": deals[len(sheet.rounds)] if not sheet.finished else None,
         "rounds_to_play": (variant.rounds - len(sheet.rounds)) if variant.rounds else None,
         "open_ended": not sheet.finished and variant.rounds is None,
+        "chart": score_chart(sheet, variant.landmarks()) if sheet.rounds else None,
+        "chart_summary": chart_summary(sheet),
+        "moments": story.moments(sheet, game.entries()) if sheet.finished else None,
+        "csv_url": reverse(f"{link}_csv", args=[key]),
     }
 
 

@@ -31,7 +31,7 @@ from scoring.forms import (
 )
 from scoring.match import ClockForm, CountsForm
 from scoring.models import Conflict, Game
-from scoring.referee import engine, gamefile
+from scoring.referee import engine, gamefile, story
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import VARIANTS
 from scoring.rules_page import rules_context, tambouille_context
@@ -45,6 +45,7 @@ from scoring.sheet import (
     sheet_context,
     sheet_page,
 )
+from scoring.spreadsheet import sheet_csv
 
 MAX_ROWS = 64  # player rows a posted new-game form may have (more than 8 is refused)
 
@@ -98,6 +99,25 @@ def home(request) -> HttpResponse:
     summaries.sort(key=lambda s: (s["sheet"].finished, -s["game"].updated_at.timestamp()))
     context = {"summaries": summaries, "variants": VARIANTS.values(), "tambouille": Tambouille}
     return render(request, "home.html", context)
+
+
+@require_GET
+def stats(request) -> HttpResponse:
+    """Statistics of the games this phone knows (its own list: nothing across phones)."""
+    records = [
+        story.GameRecord(game.variant, game.score(), game.created_at, game)
+        for game in Game.objects.filter(edit_key__in=device_games(request))
+    ]
+    by_variant = story.player_stats(records)
+    context = {
+        "games": len(records),
+        "finished": sum(record.sheet.finished for record in records),
+        "variants": [
+            (VARIANTS[key], rows) for key in VARIANTS if (rows := by_variant.get(key)) is not None
+        ],
+        "tables": story.same_tables(records),
+    }
+    return render(request, "stats.html", context)
 
 
 @require_GET
@@ -381,6 +401,22 @@ def edit_export(request, key: str) -> HttpResponse:
     return export(find_game("edit", key))
 
 
+def export_csv(game: Game) -> HttpResponse:
+    """The sheet as CSV (see ``scoring.spreadsheet``), with a byte order mark so that
+    spreadsheets opening it with a double tap read its accents as UTF-8."""
+    response = HttpResponse(
+        "\ufeff" + sheet_csv(game.score()), content_type="text/csv; charset=utf-8"
+    )
+    stamp = game.created_at.strftime("%Y-%m-%d")
+    response["Content-Disposition"] = f'attachment; filename="tamalou-{game.variant}-{stamp}.csv"'
+    return response
+
+
+@require_GET
+def edit_csv(request, key: str) -> HttpResponse:
+    return export_csv(find_game("edit", key))
+
+
 # --- the share link: reading only (any other method: 405) ---------------------------------
 
 
@@ -397,6 +433,11 @@ def share_live(request, key: str) -> HttpResponse:
 @require_safe
 def share_export(request, key: str) -> HttpResponse:
     return export(find_game("share", key))
+
+
+@require_safe
+def share_csv(request, key: str) -> HttpResponse:
+    return export_csv(find_game("share", key))
 
 
 # --- corrections -----------------------------------------------------------------------------

@@ -106,12 +106,17 @@ def test_the_100_to_50_tag_shows_only_after_the_round_that_did_it(client):
     game = Game.objects.create(variant="tamoul", players=["Léa", "Marc"])
     Round.objects.create(game=game, position=1, data={"hands": {"Léa": 90, "Marc": 3}})
     Round.objects.create(game=game, position=2, data={"hands": {"Léa": 10, "Marc": 3}})
-    assert "100 → 50" in client.get(f"/g/{game.edit_key}/").content.decode()
+    before = client.get(f"/g/{game.edit_key}/").content.decode()
+    assert '<span class="tag">100 → 50</span>' in before
     Round.objects.create(game=game, position=3, data={"hands": {"Léa": 4, "Marc": 3}})
     game.save()  # a new state for the page cache
     Game.objects.filter(pk=game.pk).update(state="after-round-3")
     page = client.get(f"/g/{game.edit_key}/").content.decode()
-    assert "100 → 50" not in page[: page.index('id="history"')]
+    standings = page[
+        page.index('id="totals"') : page.index("</section>", page.index('id="totals"'))
+    ]
+    assert "100 → 50" in page  # the chart's line is always there; the tag is not
+    assert "100 → 50" not in standings
 
 
 def test_the_rules_page_shows_the_games_house_values(client):

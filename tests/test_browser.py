@@ -331,6 +331,7 @@ def test_another_phone_sees_a_new_round_without_reloading(page: Page, live_serve
     expect(page.locator(".round-form h2")).to_have_text("Round 2")
 
     expect(viewer.locator("#history")).to_contain_text("Manche 1", timeout=10_000)
+    expect(viewer.locator("#chart polyline")).to_have_count(3)  # the chart came with it
     assert viewer.evaluate("window.notReloaded") is True and 200 in statuses
     shoot(viewer, "07-share-view")
     viewer.context.close()
@@ -403,6 +404,7 @@ def test_every_page_fits_the_phone_with_44px_tap_targets(phone: Page, live_serve
         f"/s/{match.share_key}/",
         f"/g/{match.edit_key}/rounds/{turn.pk}/edit/",
         "/import/",
+        "/stats/",
         "/no-such-page/",
     ]
     for path in pages:
@@ -424,3 +426,69 @@ def test_enter_in_a_name_goes_to_the_next_name_and_keeps_the_dealer(page: Page, 
     page.keyboard.type("Omar")
     page.get_by_role("button", name="Start the game").tap()
     expect(page.locator(".deal")).to_have_text("Marc deals, Nina plays first.")
+
+
+def finished_dutch_game(players: list[str], seed: int = 5) -> Game:
+    """A Dutch game played to its end with typed totals: players go out at 100 one by one."""
+    import random
+
+    from scoring.referee import engine, gamefile
+
+    rng = random.Random(seed)
+    rounds: list[dict] = []
+    while True:
+        entries = tuple(gamefile.round_from_json(d, n) for n, d in enumerate(rounds, 1))
+        sheet = engine.score_game(engine.GameEntry("dutch", tuple(players), entries))
+        if sheet.finished:
+            break
+        hands = {p: rng.randint(0, 28) for p in sheet.in_game}
+        rounds.append({"hands": hands, "caller": rng.choice(sheet.in_game)})
+    game = Game.objects.create(variant="dutch", players=players)
+    for number, data in enumerate(rounds, 1):
+        Round.objects.create(game=game, position=number, data=data)
+    return game
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_end_of_a_game_with_its_chart_in_both_themes(browser, live_server, scheme):
+    game = finished_dutch_game(["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé", "Inès", "Hugo"])
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
+        color_scheme=scheme,
+        locale="en-GB",
+    )
+    page = context.new_page()
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    chart = page.get_by_role("img", name="Chart of the running totals after")
+    expect(chart).to_be_visible()
+    box = chart.bounding_box()
+    assert box["width"] > 330 and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert page.locator("#chart polyline").count() == 8
+    expect(page.locator("#moments")).to_contain_text("Best round:")
+    expect(page.locator(".result .winners")).to_contain_text("Winner")
+    # Each line has its own colour in this theme, and the 100 line is the variant's.
+    colours = page.eval_on_selector_all(
+        "#chart polyline", "els => els.map(e => getComputedStyle(e).stroke)"
+    )
+    assert len(set(colours)) == 8
+    expect(page.locator("#chart text.lm")).to_have_text("100: out")
+    assert page.evaluate(CONTRAST) == []
+    assert_fits_the_phone(page)
+    shoot(page, f"10-end-of-game-{scheme}")
+    page.screenshot(path=SCREENSHOTS / f"10-end-of-game-{scheme}-screen.png")
+    page.locator("#chart").scroll_into_view_if_needed()
+    page.screenshot(path=SCREENSHOTS / f"10-end-of-game-{scheme}-chart.png")
+    again = finished_dutch_game(["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé", "Inès", "Hugo"], 9)
+    page.goto(f"{live_server.url}/g/{again.edit_key}/")  # this phone knows both games now
+    page.goto(f"{live_server.url}/stats/")
+    expect(page.locator("#stats-dutch .player-stats")).to_have_count(8)
+    expect(page.locator(".over-time tbody tr")).to_have_count(2)
+    assert page.evaluate(CONTRAST) == []
+    assert_fits_the_phone(page)
+    page.screenshot(path=SCREENSHOTS / f"11-stats-{scheme}-screen.png")
+    page.locator(".over-time").scroll_into_view_if_needed()
+    page.screenshot(path=SCREENSHOTS / f"11-stats-{scheme}-over-time.png")
+    context.close()

@@ -143,6 +143,7 @@ def test_the_sheet_is_sent_compressed_to_browsers_that_accept_it(client):
     assert len(packed.content) < len(plain.content) / 5
     assert without_tokens(page) == without_tokens(plain.content.decode())
     assert len(packed.content) < 20_000  # the budget is 40 KB with CSS and JS
+    assert page.count("<polyline") == 8  # with the score chart of 30 rounds and 8 players
 
 
 # --- two app servers ------------------------------------------------------------------------

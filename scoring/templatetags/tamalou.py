@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from django import template
@@ -63,3 +64,19 @@ def turn_time(seconds: int) -> str:
 def whole(value: Fraction | int) -> int:
     """A whole number of things (cards left), for a plural that counts them."""
     return int(value)
+
+
+@register.filter
+def percent(value: Fraction | None) -> str:
+    """A share as a whole percentage, written the local way (``67 %`` in French)."""
+    if value is None:
+        return "–"
+    return gettext("%(percent)s%%") % {"percent": round(Fraction(value) * 100)}
+
+
+@register.filter
+def decimal(value: Fraction | None) -> str:
+    """A number to a tenth, halves rounded up, written the local way (``4,3`` in French)."""
+    if value is None:
+        return "–"
+    return display.points(Fraction(math.floor(Fraction(value) * 10 + Fraction(1, 2)), 10))

@@ -192,6 +192,15 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class Landmark:
+    """A running total the variant's rules give a meaning to (Dutch: 100 knocks you out),
+    drawn across the score chart. ``label`` is a note, its numbers shown the local way."""
+
+    total: Fraction
+    label: Note
+
+
+@dataclass(frozen=True)
 class Standing:
     """Where the game stands after a round: what end-of-game rules look at."""
 
@@ -304,6 +313,11 @@ class Variant(HouseRules):
     def next_deal(self, rotation: tuple[str, str], caller: str | None, winners: list[str]):
         """Who deals and who plays first next round, given the usual rotation."""
         return rotation
+
+    def landmarks(self) -> tuple[Landmark, ...]:
+        """The running totals where this variant's rules act (an elimination, a reset, the
+        end), from the same constants the rules below use; none by default."""
+        return ()
 
     def knocked_out(self, standing: Standing) -> list[str]:
         """The players who leave the game after this round (Dutch)."""

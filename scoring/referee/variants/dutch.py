@@ -13,6 +13,7 @@ from scoring.referee.variants.base import (
     SETUP_52,
     TURN,
     CardValues,
+    Landmark,
     Outcome,
     Play,
     Power,
@@ -89,6 +90,9 @@ class Dutch(Variant):
             )
         ]
         return Outcome(hand_totals_scored(play), play.lowest(), play.strictly_lowest(caller), notes)
+
+    def landmarks(self) -> tuple[Landmark, ...]:
+        return (Landmark(KNOCKOUT, note(gettext_noop("{total}: out"), total=KNOCKOUT)),)
 
     def knocked_out(self, standing: Standing) -> list[str]:
         return [p for p in standing.in_game if standing.totals[p] >= KNOCKOUT]

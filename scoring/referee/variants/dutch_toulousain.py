@@ -11,6 +11,7 @@ from scoring.referee.house import DECKS, ROUNDS
 from scoring.referee.notes import gettext_noop, note, plural_noop
 from scoring.referee.variants.base import (
     CardValues,
+    Landmark,
     Outcome,
     Play,
     Power,
@@ -156,6 +157,9 @@ class DutchToulousain(Variant):
     def next_deal(self, rotation: tuple[str, str], caller: str | None, winners: list[str]):
         """The dutcher deals the next round and the round winner plays first."""
         return (caller, winners[0]) if caller else rotation
+
+    def landmarks(self) -> tuple[Landmark, ...]:
+        return (Landmark(END_OVER, note(gettext_noop("over {total}: the end"), total=END_OVER)),)
 
     def game_over(self, standing: Standing) -> bool:
         return any(standing.totals[p] > END_OVER for p in standing.order)

@@ -11,6 +11,7 @@ from scoring.referee.house import CALL_THRESHOLD, DECKS, JOKER_VALUE, ROUNDS, Ho
 from scoring.referee.notes import gettext_noop, names, note
 from scoring.referee.variants.base import (
     TAMALOU_POWERS,
+    Landmark,
     Outcome,
     Play,
     Standing,
@@ -100,6 +101,17 @@ class Fontenaysien(Variant):
     def limit(self) -> Fraction:
         return HALF_GAME_LIMIT if self.settings["half_game"] else LIMIT
 
+    @property
+    def grand_win(self) -> Fraction:
+        """-50 (-25 in a half game): a total this low wins outright."""
+        return -self.limit / 2
+
+    def landmarks(self) -> tuple[Landmark, ...]:
+        return (
+            Landmark(self.limit, note(gettext_noop("{total}: lost"), total=self.limit)),
+            Landmark(self.grand_win, note(gettext_noop("{total}: won"), total=self.grand_win)),
+        )
+
     def score(self, play: Play) -> Outcome:
         scores = {p: (EMPTIED if p in play.emptied else on_scale(play.t(p))) for p in play.order}
         notes = [
@@ -127,7 +139,7 @@ class Fontenaysien(Variant):
 
     def game_over(self, standing: Standing) -> bool:
         return any(
-            standing.totals[p] >= self.limit or standing.totals[p] <= -self.limit / 2
+            standing.totals[p] >= self.limit or standing.totals[p] <= self.grand_win
             for p in standing.order
         )
 

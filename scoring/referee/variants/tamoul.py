@@ -14,6 +14,7 @@ from scoring.referee.variants.base import (
     SETUP_52,
     TURN,
     CardValues,
+    Landmark,
     Outcome,
     Play,
     Power,
@@ -177,6 +178,15 @@ class Tamoul(Variant):
             winners = caller_or_lowest_others(play, succeeded)
         notes.append(note(gettext_noop("The others score their hand totals.")))
         return Outcome({p: scores[p] for p in play.order}, winners, succeeded, notes)
+
+    def landmarks(self) -> tuple[Landmark, ...]:
+        # One line: exactly RESET_AT falls back, over END_OVER (the same 100) ends the game.
+        return (
+            Landmark(
+                RESET_AT,
+                note(gettext_noop("{total} → {to}; over: the end"), total=RESET_AT, to=RESET_TO),
+            ),
+        )
 
     def adjust_total(self, player: str, total: Fraction) -> tuple[Fraction, Note | None]:
         if total == RESET_AT:

@@ -106,7 +106,9 @@ def stats(request) -> HttpResponse:
     """Statistics of the games this phone knows (its own list: nothing across phones)."""
     records = [
         story.GameRecord(game.variant, game.score(), game.created_at, game)
-        for game in Game.objects.filter(edit_key__in=device_games(request))
+        for game in Game.objects.filter(edit_key__in=device_games(request)).exclude(
+            variant=Tambouille.key  # no points, no calls: a match sheet has no such numbers
+        )
     ]
     by_variant = story.player_stats(records)
     context = {

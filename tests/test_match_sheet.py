@@ -435,3 +435,10 @@ def test_a_turn_round_kept_offline_is_sent_like_a_round(client):
     assert response.status_code == 400
     assert response.json() == {"errors": ["Marc: Enter a number with the digits 0 to 9."]}
     assert game.rounds.count() == 1
+
+
+def test_statistics_leave_tambouille_matches_out(client):
+    game = new_match(client, "Léa", "Marc")
+    save(client, game, 0, 25)
+    page = text(client.get("/stats/"))
+    assert "From the 0 games this phone knows (0 finished)" in page

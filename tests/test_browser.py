@@ -205,8 +205,14 @@ def test_after_a_save_the_totals_are_in_view_and_typing_goes_on(phone: Page, liv
     save.tap()
     expect(page.locator(".round-form h2")).to_have_text("Round 2")
     expect(page.locator("#totals")).to_be_in_viewport()
-    # A quick second tap where Save was: nothing harmful, no error on the fresh form.
+    # A quick second tap where Save was: nothing is sent, a hint says why, no error shows.
+    posts: list[str] = []
+    page.on(
+        "request", lambda request: posts.append(request.url) if request.method == "POST" else None
+    )
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator(".round-form .empty-hint")).to_have_text("Enter the hands first.")
+    assert posts == []
     expect(page.locator(".round-form .error")).to_have_count(0)
     assert Round.objects.count() == 1
     # Typing after the save works, and a live update of the sheet keeps what was typed.

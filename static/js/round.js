@@ -152,6 +152,26 @@
     else field.blur();
   });
 
+  // A tap on Save over a fresh form (a second tap after a save) has nothing to send: say so
+  // here. Sent, its answer would redraw the form under the thumb, over what is being typed.
+  const entered = /^(total_\d+|cards_\d+|penalty_cards|penalty-\d+-(player|points|reason))$/;
+  document.addEventListener("htmx:confirm", (event) => {
+    const f = event.detail.elt;
+    const trigger = event.detail.triggeringEvent;
+    if (!(f instanceof HTMLFormElement) || f.id !== "round-form") return;
+    if (!trigger || !trigger.submitter || trigger.submitter.name !== "save") return;
+    if ([...f.elements].some((field) => entered.test(field.name) && field.value.trim())) return;
+    event.preventDefault();
+    let hint = f.querySelector(".empty-hint");
+    if (!hint) {
+      hint = document.createElement("p");
+      hint.className = "hint empty-hint";
+      hint.setAttribute("role", "status");
+      f.querySelector("h2").after(hint);
+    }
+    hint.textContent = f.dataset.empty;
+  });
+
   // After the server redrew the form (a refusal, another penalty row), show what changed:
   // the first message, or the new row, rather than wherever the page happened to land.
   document.addEventListener("htmx:afterSwap", (event) => {

@@ -31,9 +31,10 @@ SCRIPTS = [
     "js/round.js",
     "js/offline.js",
     "js/pending.js",
+    "js/match.js",
     "django_htmx/htmx-2.min.js",
 ]
-STYLES = ["css/app.css"]
+STYLES = ["css/app.css", "css/match.css", "css/stats.css"]
 ICONS = [
     # (file, size, purpose)
     ("icons/icon-192.png", 192, "any"),

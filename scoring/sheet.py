@@ -17,7 +17,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
+from django.middleware.csrf import CSRF_TOKEN_LENGTH, get_token
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -235,7 +235,7 @@ def sheet_page(request: HttpRequest, link: str, key: str) -> HttpResponse:
             page_template(shown["game"]), {**shown, "csrf_token": CSRF_PLACEHOLDER}, request
         )
         page = PrecompressedPage.make(
-            INDENTATION.sub("\n", html).encode(), CSRF_PLACEHOLDER.encode()
+            INDENTATION.sub("\n", html).encode(), CSRF_PLACEHOLDER.encode(), CSRF_TOKEN_LENGTH
         )
         cache.set(cached, page, 86400)
     token = get_token(request).encode()

@@ -160,7 +160,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "scoring.staticfiles.ShippedStaticFiles"
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },

@@ -498,3 +498,18 @@ def test_the_end_of_a_game_with_its_chart_in_both_themes(browser, live_server, s
     page.locator(".over-time").scroll_into_view_if_needed()
     page.screenshot(path=SCREENSHOTS / f"11-stats-{scheme}-over-time.png")
     context.close()
+
+
+def test_the_scripts_as_shipped_still_parse(browser):
+    """Production ships the app's scripts without comments and indentation
+    (scoring/staticfiles.py): each must still be a valid script, and keep its one-line strings."""
+    from scoring.staticfiles import strip_script
+
+    page = browser.new_page()
+    for path in sorted((Path(__file__).resolve().parent.parent / "static" / "js").glob("*.js")):
+        source = path.read_text()
+        shipped = strip_script(source)
+        assert all(line.count("`") % 2 == 0 for line in source.splitlines()), path.name
+        assert "\n//" not in "\n" + shipped and len(shipped) < len(source), path.name
+        assert page.evaluate("(s) => { new Function(s); return true; }", shipped), path.name
+    page.close()

@@ -127,13 +127,15 @@ def test_the_worker_names_its_files_as_production_serves_them(client, settings, 
     call_command("collectstatic", interactive=False, verbosity=0)
     settings.DEBUG = False
     config = worker_config(client.get("/sw.js").content.decode())
-    assert len(config["static"]) == 11 and config["staticPrefix"] == "/static/"
+    assert len(config["static"]) == 14 and config["staticPrefix"] == "/static/"
     for url in config["static"]:
         assert re.search(r"\.[0-9a-f]{12}\.(js|css|png|svg)$", url), url
         assert (tmp_path / url.removeprefix("/static/")).is_file(), url
-    html = client.get("/").content.decode()
-    loaded = re.findall(r'(?:src|href|data-pending)="(/static/[^"]+)"', html)
-    assert set(loaded) <= set(config["static"])
+    match = Game.objects.create(variant="tambouille", players=["Léa", "Marc"])
+    for page in ("/", f"/g/{match.edit_key}/", "/stats/"):
+        html = client.get(page).content.decode()
+        loaded = re.findall(r'(?:src|href|data-pending)="(/static/[^"]+)"', html)
+        assert set(loaded) <= set(config["static"]), page
     assert "/static/django_htmx/django-htmx.js" not in str(config["static"])  # development only
 
 

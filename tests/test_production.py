@@ -125,6 +125,21 @@ def test_precompressed_pieces_make_one_valid_gzip_member():
         built = PrecompressedPage.make(page.encode(), b"HOLE")
         assert gzip.decompress(built.gzip(token)) == built.plain(token)
         assert built.plain(token) == page.encode().replace(b"HOLE", token)
+        # Pieces that refer back across the holes, for tokens of one length (and any other).
+        alike = PrecompressedPage.make(page.encode(), b"HOLE", token_length=len(token))
+        assert gzip.decompress(alike.gzip(token)) == built.plain(token)
+        longer = token + b"x"
+        assert gzip.decompress(alike.gzip(longer)) == page.encode().replace(b"HOLE", longer)
+
+
+def test_pieces_that_refer_back_across_the_holes_compress_like_a_whole_page():
+    row = "<tr><th>Léa</th><td>3</td><td>+3</td><td>12</td></tr>\n"
+    page = ("<form>HOLE</form>" + row * 40 + "<form>HOLE</form>" + row * 40).encode()
+    token = secrets.token_urlsafe(48).encode()
+    alone = PrecompressedPage.make(page, b"HOLE").gzip(token)
+    linked = PrecompressedPage.make(page, b"HOLE", token_length=len(token)).gzip(token)
+    assert gzip.decompress(linked) == page.replace(b"HOLE", token)
+    assert len(linked) < len(alone) - 20  # the second run of rows is a reference, not a copy
 
 
 def without_tokens(page: str) -> str:

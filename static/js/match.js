@@ -12,6 +12,22 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
+// No connection: the turn round is not saved (turn rounds are not kept offline); say so,
+// next to the counts, which stay as typed.
+document.addEventListener("htmx:sendError", (event) => {
+  const f = event.detail.elt;
+  if (!(f instanceof HTMLFormElement) || f.id !== "counts-form") return;
+  let alert = f.querySelector(".offline-alert");
+  if (!alert) {
+    alert = document.createElement("p");
+    alert.className = "error offline-alert";
+    alert.setAttribute("role", "alert");
+    f.querySelector("h2").after(alert);
+  }
+  alert.textContent = f.dataset.offline;
+  alert.scrollIntoView({ block: "center" });
+});
+
 // A refused turn round comes back with its messages: show the first one.
 document.addEventListener("htmx:afterSwap", (event) => {
   const alert = document.querySelector("#counts-form [role=alert]");

@@ -72,6 +72,13 @@
   const formIsEmpty = (form) =>
     !form || [...form.querySelectorAll("input[name^=total_], input[name^=cards_]")].every((i) => !i.value.trim());
 
+  // Anything typed or ticked on the page and not saved (a match's counts, a reason…).
+  const typedOnPage = () =>
+    [...document.querySelectorAll("main input:not([type=hidden]), main textarea")].some((field) =>
+      field.type === "checkbox" || field.type === "radio"
+        ? field.checked !== field.defaultChecked
+        : field.value !== field.defaultValue);
+
   let loading = null;
   const showPending = () => {
     loading = loading || new Promise((resolve, reject) => {
@@ -126,7 +133,7 @@
     showBanner();
     const waiting = await store("readonly", (s) => s.count()).catch(() => 0);
     if (waiting) showPending().catch(() => {});
-    else if (keptAt && formIsEmpty(roundForm())) location.reload();
+    else if (keptAt && formIsEmpty(roundForm()) && !typedOnPage()) location.reload();
   });
   window.addEventListener("offline", showBanner);
   showBanner();

@@ -336,8 +336,9 @@ class RoundForm(forms.Form):
                 max_length=400,
                 widget=forms.HiddenInput,
             )
-        if data is not None and "penalty-TOTAL_FORMS" not in data:
-            # Posted without the formset's management form: count the rows that were sent.
+        if data is not None and not str(data.get("penalty-TOTAL_FORMS", "")).strip():
+            # Posted without the formset's management form (or with it blank): count the rows
+            # that were sent.
             rows = [re.match(r"penalty-(\d{1,2})-", key) for key in data]
             data = data.copy()
             data["penalty-TOTAL_FORMS"] = str(max((int(r[1]) + 1 for r in rows if r), default=0))

@@ -285,3 +285,12 @@ def test_the_pending_round_speaks_the_language_of_the_page(client):
     assert "Remplacer la leur par la mienne" in pending
     banner = re.search(r'<p id="offline-banner"[^>]*>', html)[0]
     assert 'data-kept="Hors connexion : dernier état connu, depuis le {time}."' in banner
+
+
+def test_a_round_sent_with_a_blank_penalty_bookkeeping_is_read_as_sent(client):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    data = {"number": "1", "total_0": "3", "total_1": "9", "save": "1"}
+    data |= {"penalty-TOTAL_FORMS": "", "penalty-INITIAL_FORMS": ""}
+    response = client.post(f"/g/{game.edit_key}/rounds/sync/", data)
+    assert response.json() == {"saved": 1}
+    assert Round.objects.get().data == {"hands": {"Léa": 3, "Marc": 9}}

@@ -391,3 +391,25 @@ def test_offline_a_match_sheet_opens_and_a_turn_round_says_it_is_not_saved(page:
     page.get_by_role("button", name="Save turn round 1").tap()
     expect(page.locator("#round-1 td.won")).to_have_text("17")
     assert [r.data for r in game.rounds.all()] == [{"hands": {"Léa": 21, "Marc": 17}}]
+
+
+def test_rounds_entered_offline_one_after_another_are_each_saved_once(page: Page, live_server):
+    game = Game.objects.create(variant="tamalou", players=PLAYERS)
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    controlled(page)
+    page.context.set_offline(True)
+    for number, hands in ((1, ["3", "12", "8", "20"]), (2, ["7", "2", "9", "11"])):
+        enter_typed_round(page, hands, "Nobody")
+        page.get_by_role("button", name=f"Save round {number}").tap()
+        expect(page.locator(".round-form h2")).to_have_text(f"Round {number + 1}")
+    expect(page.locator("#pending .pending-round")).to_have_count(2)
+    assert Round.objects.count() == 0
+
+    page.context.set_offline(False)
+    expect(page.locator("#history #round-2")).to_be_visible()
+    expect(page.locator("#pending")).to_be_hidden()
+    expect(page.locator("#offline-banner")).to_be_hidden()
+    assert [r.data["hands"] for r in Round.objects.order_by("position")] == [
+        {"Léa": 3, "Marc": 12, "Nina": 8, "Omar": 20},
+        {"Léa": 7, "Marc": 2, "Nina": 9, "Omar": 11},
+    ]

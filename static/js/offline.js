@@ -55,11 +55,13 @@
   }
 
   // The form with these fields (none: a fresh form), the picker back on the first player.
+  // The penalty rows' bookkeeping (penalty-TOTAL_FORMS…) describes the rows on the page: kept.
+  const bookkeeping = /^(number|csrfmiddlewaretoken|edits|target|.*-(TOTAL|INITIAL|MIN_NUM|MAX_NUM)_FORMS)$/;
   function fillForm(form, fields) {
     const values = new Map();
     fields.forEach(([name, value]) => values.set(name, [...(values.get(name) || []), value]));
     form.querySelectorAll("input, select").forEach((input) => {
-      if (!input.name || ["number", "csrfmiddlewaretoken", "edits", "target"].includes(input.name)) return;
+      if (!input.name || bookkeeping.test(input.name)) return;
       const given = values.get(input.name) || [];
       if (input.type === "radio" || input.type === "checkbox") {
         input.checked = given.includes(input.value) || (!given.length && input.value === "");

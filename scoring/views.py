@@ -11,7 +11,6 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import (
-    require_GET,
     require_http_methods,
     require_POST,
     require_safe,
@@ -50,13 +49,13 @@ from scoring.spreadsheet import sheet_csv
 MAX_ROWS = 64  # player rows a posted new-game form may have (more than 8 is refused)
 
 
-@require_GET
+@require_safe
 def healthz(request) -> HttpResponse:
     """For load balancers (and the trivial view the benchmark compares the sheet with)."""
     return HttpResponse("ok", content_type="text/plain")
 
 
-@require_GET
+@require_safe
 def manifest(request) -> HttpResponse:
     """The web app manifest, in the phone's language."""
     response = JsonResponse(offline.manifest(), json_dumps_params={"ensure_ascii": False})
@@ -66,7 +65,7 @@ def manifest(request) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def service_worker(request) -> HttpResponse:
     """The service worker, from the site's root so that it serves every page; never cached
     long, so that the phone sees a deploy at once."""
@@ -80,7 +79,7 @@ def service_worker(request) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def home(request) -> HttpResponse:
     games = Game.objects.filter(edit_key__in=device_games(request))
     summaries = []
@@ -101,7 +100,7 @@ def home(request) -> HttpResponse:
     return render(request, "home.html", context)
 
 
-@require_GET
+@require_safe
 def stats(request) -> HttpResponse:
     """Statistics of the games this phone knows (its own list: nothing across phones)."""
     records = [
@@ -122,7 +121,7 @@ def stats(request) -> HttpResponse:
     return render(request, "stats.html", context)
 
 
-@require_GET
+@require_safe
 def new_game(request) -> HttpResponse:
     return render(request, "new_game.html", {"variants": engine.GAMES.values()})
 
@@ -178,13 +177,13 @@ def import_game(request) -> HttpResponse:
 # --- the rules ------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def rules_index(request) -> HttpResponse:
     context = {"variants": VARIANTS.values(), "tambouille": Tambouille}
     return render(request, "rules_index.html", context)
 
 
-@require_GET
+@require_safe
 def rules_variant(request, variant: str) -> HttpResponse:
     if variant not in VARIANTS:
         raise Http404
@@ -194,7 +193,7 @@ def rules_variant(request, variant: str) -> HttpResponse:
     return render(request, "rules_variant.html", context)
 
 
-@require_GET
+@require_safe
 def rules_tambouille(request) -> HttpResponse:
     return render(request, "rules_tambouille.html", tambouille_context(request.GET))
 
@@ -384,7 +383,7 @@ def live(request, game: Game, link: str) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def edit_live(request, key: str) -> HttpResponse:
     return live(request, find_game("edit", key), "edit")
 
@@ -398,7 +397,7 @@ def export(game: Game) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def edit_export(request, key: str) -> HttpResponse:
     return export(find_game("edit", key))
 
@@ -409,12 +408,12 @@ def export_csv(game: Game) -> HttpResponse:
     response = HttpResponse(
         "\ufeff" + sheet_csv(game.score()), content_type="text/csv; charset=utf-8"
     )
-    stamp = game.created_at.strftime("%Y-%m-%d")
+    stamp = timezone.localdate(game.created_at).isoformat()
     response["Content-Disposition"] = f'attachment; filename="tamalou-{game.variant}-{stamp}.csv"'
     return response
 
 
-@require_GET
+@require_safe
 def edit_csv(request, key: str) -> HttpResponse:
     return export_csv(find_game("edit", key))
 

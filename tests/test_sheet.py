@@ -469,3 +469,24 @@ def test_import_and_export_commands(tmp_path):
         assert json.loads(exported.getvalue()) == json.loads(
             (EXAMPLES / "fontenaysien.game.json").read_text()
         )
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/manifest.json", "/rules/", "/rules/tambouille/", "/stats/"]
+)
+@pytest.mark.django_db
+def test_pages_that_read_answer_head_like_get(client, path):
+    head, get = client.head(path), client.get(path)
+    assert head.status_code == get.status_code == 200
+    assert head.content == b"" and head["Content-Type"] == get["Content-Type"]
+
+
+@pytest.mark.django_db
+def test_the_csv_is_named_after_the_local_date(client):
+    from django.utils import timezone
+
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    midnight_past = timezone.make_aware(timezone.datetime(2026, 11, 23, 0, 30))  # Paris
+    Game.objects.filter(pk=game.pk).update(created_at=midnight_past)
+    response = client.get(f"/g/{game.edit_key}/sheet.csv")
+    assert 'filename="tamalou-tamalou-2026-11-23.csv"' in response["Content-Disposition"]

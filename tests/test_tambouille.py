@@ -7,8 +7,10 @@ import json
 
 import pytest
 
-from scoring.referee.engine import GameEntry, GameError, RoundEntry, score_game
+from scoring.referee.cards import parse_card
+from scoring.referee.engine import GameEntry, GameError, Penalty, RoundEntry, score_game
 from scoring.referee.gamefile import dumps, game_to_json, read_game, sheet_to_json
+from scoring.referee.house import MAX_ROUNDS
 from scoring.referee.tambouille import Tambouille
 
 
@@ -214,3 +216,42 @@ def test_blocked_in_a_tamalou_game_file_is_refused():
     )
     with pytest.raises(GameError, match="only a Tambouille match can be blocked"):
         score_game(read_game(text))
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"caller": "Ana"},
+        {"counter_caller": "Ben"},
+        {"emptied": ("Ana",)},
+        {"penalties": (Penalty("Ana", 5),)},
+        {"penalty_cards": (parse_card("KS"),)},
+    ],
+    ids=["caller", "counter_caller", "emptied", "penalties", "penalty_cards"],
+)
+def test_a_turn_round_has_nothing_but_the_counts(extra):
+    game = GameEntry("tambouille", ("Ana", "Ben"), (RoundEntry({"Ana": 1, "Ben": 2}, **extra),))
+    error = refusal(game)
+    assert str(error) == "Round 1: a turn round of Tambouille has only the cards each player holds."
+    assert error.field == "rounds"
+
+
+def test_where_each_refusal_points():
+    after_end = refusal(match({"Ana": 0, "Ben": 3, "Chloé": 5}, {"Ana": 0, "Ben": 1, "Chloé": 2}))
+    assert (after_end.round, after_end.field) == (2, "rounds")
+    stranger = refusal(match({"Ana": 3, "Ben": 4, "Chloé": 5, "Zoé": 1}))
+    assert (stranger.round, stranger.field) == (1, "hands")
+    too_long = refusal(match(*[{"Ana": 9, "Ben": 9, "Chloé": 9}] * (MAX_ROUNDS + 1)))
+    assert str(too_long) == f"a game has at most {MAX_ROUNDS} rounds."
+    assert too_long.field == "rounds"
+    with pytest.raises(GameError) as caught:
+        read_game(match_file(blocked=1))
+    assert caught.value.field == "blocked"
+
+
+def test_a_turn_round_result_has_no_one_out_and_no_penalty_card():
+    sheet = score_game(match({"Ana": 30, "Ben": 25, "Chloé": 25}))
+    result = sheet.rounds[0]
+    assert sheet.finished is False
+    assert result.knocked_out == [] and result.adjusted == [] and result.penalty_cards_due == 0
+    assert result.caller is None and sheet.eliminated == [] and sheet.in_game == sheet.players

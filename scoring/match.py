@@ -161,11 +161,3 @@ def match_context(
         "clock_url": reverse("clock", args=[game.edit_key]),
         **clock_context(game, clock),
     }
-
-
-def new_counts_form(game: Game, data=None) -> CountsForm | None:
-    """The form for the next turn round, or None once the match is over."""
-    sheet = game.score()
-    if sheet.finished:
-        return None
-    return CountsForm(data, game=game, number=len(sheet.rounds) + 1)

@@ -30,7 +30,7 @@ from scoring.chart import score_chart
 from scoring.device import remember
 from scoring.display import points
 from scoring.forms import RoundForm
-from scoring.match import CountsForm, clock_of, match_context, new_counts_form
+from scoring.match import CountsForm, clock_of, match_context
 from scoring.models import Game
 from scoring.precompressed import PrecompressedPage
 from scoring.referee import engine, story
@@ -50,14 +50,17 @@ def page_template(game: Game) -> str:
     return "match.html" if game.is_match else "game.html"
 
 
+def round_form_class(game: Game) -> type[RoundForm | CountsForm]:
+    """The form of a Tamalou round, or of a Tambouille turn round (the counts of cards)."""
+    return CountsForm if game.is_match else RoundForm
+
+
 def new_round_form(game: Game, data=None) -> RoundForm | CountsForm | None:
     """The form for the next round (bound to posted ``data``), or None once the game is over."""
-    if game.is_match:
-        return new_counts_form(game, data)
     sheet = game.score()
     if sheet.finished:
         return None
-    return RoundForm(data, game=game, number=len(sheet.rounds) + 1)
+    return round_form_class(game)(data, game=game, number=len(sheet.rounds) + 1)
 
 
 def history(game: Game, sheet: engine.ScoreSheet, only_last: bool = False) -> list[dict]:

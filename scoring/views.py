@@ -40,6 +40,7 @@ from scoring.sheet import (
     history,
     new_round_form,
     page_template,
+    round_form_class,
     round_summary,
     sheet_context,
     sheet_page,
@@ -333,7 +334,7 @@ def sync_round(request, key: str) -> JsonResponse:
         error = _("The game is over: no more rounds can be added.")
         return JsonResponse({"errors": [error]}, status=400)
     editing = rounds[number - 1] if replace else None
-    form_class = CountsForm if game.is_match else RoundForm
+    form_class = round_form_class(game)
     form = form_class(request.POST.copy(), game=game, number=number, editing=editing)
     if form.is_valid() and not form.has_any_error():
         try:
@@ -455,7 +456,7 @@ def round_of(game: Game, round_id: int):
 def round_edit(request, key: str, round_id: int) -> HttpResponse:
     game = find_game("edit", key)
     entry, number = round_of(game, round_id)
-    form_class = CountsForm if game.is_match else RoundForm
+    form_class = round_form_class(game)
 
     def show(form: RoundForm | CountsForm, status: int = 200) -> HttpResponse:
         context = {"game": game, "form": form, "number": number}

@@ -6,7 +6,7 @@ PORT ?= 8000
 
 MO := locale/fr/LC_MESSAGES/django.mo
 
-.PHONY: install run serve test lint format bench load browsers messages gettext mutate
+.PHONY: install run serve test lint format bench load browsers messages gettext mutate js
 
 # A virtualenv with the locked dependencies (reinstalled when the lock changes), the compiled
 # French catalogue, then migrations.
@@ -31,6 +31,14 @@ $(VENV)/.installed: requirements.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
 	touch $@
 
+# The JavaScript tooling (package-lock.json, exact versions): Biome, axe-core. Node and npm come
+# with the machine; `npm ci` reinstalls when the lock changes.
+js: node_modules/.installed
+
+node_modules/.installed: package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 run: install
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
@@ -43,7 +51,7 @@ browsers:
 # The whole suite on SQLite, then again on PostgreSQL when one answers at POSTGRES_URL
 # (REQUIRE_POSTGRES=1, as in CI, makes a missing PostgreSQL an error).
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/tamalou
-test: install browsers lint
+test: install browsers js lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/python -m pytest -n auto
 	@if $(BIN)/python scripts/postgres_available.py "$(POSTGRES_URL)"; then \

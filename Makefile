@@ -32,11 +32,12 @@ $(VENV)/.installed: requirements.lock
 	touch $@
 
 # The JavaScript tooling (package-lock.json, exact versions): Biome, axe-core. Node and npm come
-# with the machine; `npm ci` reinstalls when the lock changes.
+# with the machine; reinstalled when the lock changes. `npm install` with the lock present installs
+# its exact versions (`npm ci` refuses here: the registry holds only this platform's Biome binary).
 js: node_modules/.installed
 
 node_modules/.installed: package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
+	npm install --no-audit --no-fund --loglevel=error
 	touch $@
 
 run: install

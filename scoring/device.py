@@ -6,9 +6,11 @@ import re
 
 from django.http import HttpRequest
 
+from scoring.models import KEY_PATTERN
+
 MAX_GAMES = 60
 OLD_COOKIE = "tamalou_games"  # where earlier versions kept the list: dot-separated keys
-KEY = re.compile(r"[A-Za-z0-9_-]{1,32}")
+KEY = re.compile(KEY_PATTERN)
 
 
 def device_games(request: HttpRequest) -> list[str]:

@@ -36,16 +36,21 @@ from scoring.referee.variants.base import Play
 PENALTY_TARGET = "pc"  # the picker's target for Dutch toulousain's penalty cards
 
 
-def cards_of(text: str) -> list[Card]:
-    """The cards of a field of card codes; a code that names no card is left out."""
-    cards = []
+def read_cards(text: str) -> tuple[list[Card], list[str]]:
+    """The cards of a field of card codes, and the codes that name no card."""
+    cards, unknown = [], []
     for code in re.split(r"[\s,;]+", text or ""):
         if code:
             try:
                 cards.append(parse_card(code))
             except UnknownCard:
-                continue
-    return cards
+                unknown.append(code)
+    return cards, unknown
+
+
+def cards_of(text: str) -> list[Card]:
+    """The cards of a field of card codes; a code that names no card is left out."""
+    return read_cards(text)[0]
 
 
 class NumberField(forms.Field):
@@ -280,24 +285,111 @@ class HandView:
     is_target: bool
 
 
+ROUND_FORMS: dict[str, type[RoundForm]] = {}  # a variant's own round form, by its key
+
+
 class RoundForm(forms.Form):
-    """One round of a stored game. ``number`` is the round's number; ``editing`` the stored
-    round being corrected, if any."""
+    """A round of a stored game as the table enters it, and the one way it is saved.
+
+    ``number`` is the round's number; ``editing`` the stored round being corrected, if any.
+    Each kind of game has its form (``for_game``): a subclass declares its fields, reads them
+    into ``self.round`` (a ``RoundEntry``) in ``clean``, gives the inverse (``initial_for``),
+    puts the referee's refusals on its fields (``add_referee_error``) and names the templates
+    that show it. Views then only bind it, call ``save()`` and render what it names.
+    """
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
     edits = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
-    target = forms.CharField(widget=forms.HiddenInput, required=False, max_length=4)
     notice = ""  # why the form is shown again as saved elsewhere
-    nothing_entered = False
     conflict: dict | None = None  # the round another phone saved first
+    round: engine.RoundEntry  # what was entered, once valid
+    page = "game.html"  # the sheet this form is on
+    form_partial = "game.html#round_form"  # the form redrawn with its refusals (htmx)
+    saved_partial = "game.html#saved"  # what a save redraws (htmx)
+    game_over_text = gettext_lazy("The game is over: no more rounds can be added.")
+
+    variants: tuple[str, ...] = ()  # the variants (keys) whose rounds this form enters
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        ROUND_FORMS.update(dict.fromkeys(cls.__dict__.get("variants", ()), cls))
+
+    @staticmethod
+    def for_game(game) -> type[RoundForm]:
+        """The round form of this game's variant (Tamalou's hands unless it has its own)."""
+        return ROUND_FORMS.get(game.variant, HandsForm)
 
     def __init__(self, data=None, *, game, number: int, editing=None, initial=None, **kwargs):
-        initial = {"number": number, **(initial or {})}
-        super().__init__(data, initial=initial, **kwargs)
-        self.game = game
+        super().__init__(data, initial={"number": number, **(initial or {})}, **kwargs)
+        self.game, self.round_number, self.editing = game, number, editing
+
+    @classmethod
+    def as_stored(cls, game, stored, number: int) -> RoundForm:
+        """The form showing stored round ``stored`` (a ``Round``), number ``number``."""
+        initial = cls.initial_for(game, stored.as_entry(number), stored.edits)
+        return cls(game=game, number=number, editing=stored, initial=initial)
+
+    @staticmethod
+    def initial_for(game, entry: engine.RoundEntry, edits: int = 0) -> dict:
+        """The form's initial values showing a stored round (the inverse of ``clean``)."""
+        raise NotImplementedError
+
+    def add_referee_error(self, error: GameError) -> None:
+        """Put the referee's refusal next to the field at fault."""
+        raise NotImplementedError
+
+    def has_any_error(self) -> bool:
+        return bool(self.errors)
+
+    def quiet(self) -> RoundForm:
+        """Show the posted values without their errors (a picker tap without JavaScript, or
+        another phone's round)."""
+        self._errors = ErrorDict()
+        return self
+
+    def picker_tap(self) -> bool:
+        """Apply a tap on a button that only changes the form (no save); whether it was one."""
+        return False
+
+    def save(self) -> bool:
+        """Store the round: the next one (at its posted number), or the correction of
+        ``editing``. Returns whether it was stored; the referee's refusal lands on the field at
+        fault. ``Conflict`` (another phone changed the game first) is the caller's to show."""
+        if not self.is_valid() or self.has_any_error():
+            return False
+        try:
+            if self.editing is None:
+                self.game.add_round(self.cleaned_data["number"], self.round)
+            else:
+                edits = self.cleaned_data.get("edits")
+                self.game.replace_round(self.editing.pk, edits, self.round)
+        except GameError as error:
+            self.add_referee_error(error)
+            return False
+        return True
+
+    def corrected_text(self) -> str:
+        return _("Round %(number)s corrected.") % {"number": self.round_number}
+
+    def shown_after_save(self, finished: bool) -> str:
+        """Where the page scrolls to once the round is saved (an element's id)."""
+        return "#totals"
+
+    def anchor_after_save(self, finished: bool) -> str:
+        """The same, for the page reloaded without JavaScript (``""``: its top)."""
+        return "#totals"
+
+
+class HandsForm(RoundForm):
+    """A Tamalou round: each player's cards (the card picker) or typed total, who called,
+    emptied hands, penalties."""
+
+    target = forms.CharField(widget=forms.HiddenInput, required=False, max_length=4)
+    nothing_entered = False
+
+    def __init__(self, data=None, *, game, number: int, editing=None, initial=None, **kwargs):
+        super().__init__(data, game=game, number=number, editing=editing, initial=initial, **kwargs)
         self.variant: Variant = game.rules()
-        self.round_number = number
-        self.editing = editing
         self.players_in_round = game.players_in_round(number)
         self.seats = {name: game.players.index(name) for name in self.players_in_round}
         self.initial.setdefault("target", str(next(iter(self.seats.values()))))
@@ -425,17 +517,10 @@ class RoundForm(forms.Form):
         return data
 
     def parse_cards(self, name: str) -> list[Card]:
-        cards = []
-        for code in re.split(r"[\s,;]+", self.cleaned_data.get(name) or ""):
-            if not code:
-                continue
-            try:
-                cards.append(parse_card(code))
-            except UnknownCard:
-                self.add_error(
-                    name,
-                    _("Unknown card %(code)s: remove it and pick the card again.") % {"code": code},
-                )
+        cards, unknown = read_cards(self.cleaned_data.get(name) or "")
+        for code in unknown:
+            text = _("Unknown card %(code)s: remove it and pick the card again.")
+            self.add_error(name, text % {"code": code})
         return cards
 
     def is_empty(self) -> bool:
@@ -468,10 +553,8 @@ class RoundForm(forms.Form):
                     break
         form.add_error(field, say_detail(error) if field else say(error))
 
-    def quiet(self) -> RoundForm:
-        """Show the posted values without validating them (a picker tap without JavaScript,
-        or another phone's round): no error messages yet."""
-        self._errors = ErrorDict()
+    def quiet(self) -> HandsForm:
+        super().quiet()
         for form in self.penalties.forms:
             form._errors = ErrorDict()
         self.penalties._errors = []
@@ -480,6 +563,9 @@ class RoundForm(forms.Form):
 
     def has_any_error(self) -> bool:
         return bool(self.errors) or not self.penalties.is_valid()
+
+    def picker_tap(self) -> bool:
+        return apply_picker_action(self.data, self.variant.hand_size, list(self.seats.values()))
 
     # --- what the page shows ---------------------------------------------------------
 
@@ -617,6 +703,31 @@ class SyncForm(forms.Form):
 
     number = forms.IntegerField(min_value=1, max_value=10_000)
     replace = forms.BooleanField(required=False)
+    misplaced = False  # the round is not where the phone expected it: a conflict
+
+    def __init__(self, data, *, game, **kwargs) -> None:
+        super().__init__(data, **kwargs)
+        self.game = game
+
+    def clean(self):
+        data = super().clean()
+        number, replace = data.get("number"), data.get("replace")
+        if number is None:
+            return data
+        count = len(self.game.live_rounds())
+        self.misplaced = number > count + 1 or (replace and number > count)
+        adding = not self.misplaced and not replace and number == count + 1
+        if adding and self.game.score().finished:
+            raise forms.ValidationError(_("The game is over: no more rounds can be added."))
+        return data
+
+    def round_form(self) -> RoundForm:
+        """The round form of the round sent, bound to its own fields: the next round, or the
+        correction of the round stored at its number."""
+        number = self.cleaned_data["number"]
+        editing = self.game.live_rounds()[number - 1] if self.cleaned_data["replace"] else None
+        form_class = RoundForm.for_game(self.game)
+        return form_class(self.data.copy(), game=self.game, number=number, editing=editing)
 
 
 def error_texts(form: forms.Form) -> list[str]:

@@ -28,10 +28,19 @@ from scoring.referee import engine, gamefile
 from scoring.referee.house import HouseRules
 from scoring.referee.tambouille import TURN_SECONDS, Tambouille
 
+# The shape of a game's edit or share key in a URL, a cookie or a backup: what ``new_key``
+# makes (and older keys, up to 32 characters).
+KEY_PATTERN = "[A-Za-z0-9_-]{1,32}"
+
 
 def new_key() -> str:
     """128 bits of randomness, URL-safe: games are reached only through such keys."""
     return secrets.token_urlsafe(16)
+
+
+def key_column(link: str) -> str:
+    """The column holding the key of a game's ``link``: its edit link or its share link."""
+    return {"edit": "edit_key", "share": "share_key"}[link]
 
 
 class Conflict(Exception):
@@ -43,7 +52,7 @@ class GameManager(models.Manager):
         """(id, edit key, state) of the game reached by an edit or share key, or None: the one
         read a phone's view of a cached sheet costs. Plain SQL, because building the ORM
         query took most of that request's time (``make bench``)."""
-        column = {"edit": "edit_key", "share": "share_key"}[link]
+        column = key_column(link)
         quote = connection.ops.quote_name
         sql = (
             f"SELECT {quote('id')}, {quote('edit_key')}, {quote('state')} "

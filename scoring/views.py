@@ -4,18 +4,21 @@ renders or redirects; htmx requests get the named partial of the same template."
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import (
     require_http_methods,
     require_POST,
     require_safe,
 )
+from django.views.decorators.vary import vary_on_cookie
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
+from django_htmx.middleware import HtmxDetails
 
 from scoring import offline
 from scoring.device import device_games, remember
@@ -24,11 +27,11 @@ from scoring.forms import (
     NewGameForm,
     RoundForm,
     SyncForm,
-    apply_picker_action,
     apply_row_action,
     error_texts,
 )
-from scoring.match import ClockForm, CountsForm
+from scoring.httpcache import sheet_cache
+from scoring.match import ClockForm, find_match
 from scoring.models import Conflict, Game
 from scoring.referee import engine, gamefile, story
 from scoring.referee.tambouille import Tambouille
@@ -36,28 +39,39 @@ from scoring.referee.variants import VARIANTS
 from scoring.rules_page import rules_context, tambouille_context
 from scoring.sheet import (
     find_game,
-    game_etag,
-    history,
     new_round_form,
     page_template,
-    round_form_class,
     round_summary,
+    saved_context,
     sheet_context,
     sheet_page,
 )
 from scoring.spreadsheet import sheet_csv
 
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it."""
+
+    htmx: HtmxDetails
+
+
+def private(view):
+    """A page or file that carries an edit key (or a game's whole content, by either link):
+    kept by no shared cache, checked again by the phone, and in the phone's language."""
+    return vary_on_cookie(cache_control(private=True, no_cache=True)(view))
+
+
 MAX_ROWS = 64  # player rows a posted new-game form may have (more than 8 is refused)
 
 
 @require_safe
-def healthz(request) -> HttpResponse:
+def healthz(request: HtmxHttpRequest) -> HttpResponse:
     """For load balancers (and the trivial view the benchmark compares the sheet with)."""
     return HttpResponse("ok", content_type="text/plain")
 
 
 @require_safe
-def manifest(request) -> HttpResponse:
+def manifest(request: HtmxHttpRequest) -> HttpResponse:
     """The web app manifest, in the phone's language."""
     response = JsonResponse(offline.manifest(), json_dumps_params={"ensure_ascii": False})
     response["Content-Type"] = "application/manifest+json"
@@ -67,7 +81,7 @@ def manifest(request) -> HttpResponse:
 
 
 @require_safe
-def service_worker(request) -> HttpResponse:
+def service_worker(request: HtmxHttpRequest) -> HttpResponse:
     """The service worker, from the site's root so that it serves every page; never cached
     long, so that the phone sees a deploy at once."""
     response = render(
@@ -81,7 +95,7 @@ def service_worker(request) -> HttpResponse:
 
 
 @require_safe
-def home(request) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     games = Game.objects.filter(edit_key__in=device_games(request))
     summaries = []
     for game in games:
@@ -102,7 +116,7 @@ def home(request) -> HttpResponse:
 
 
 @require_safe
-def stats(request) -> HttpResponse:
+def stats(request: HtmxHttpRequest) -> HttpResponse:
     """Statistics of the games this phone knows (its own list: nothing across phones)."""
     records = [
         story.GameRecord(game.variant, game.score(), game.created_at, game)
@@ -123,12 +137,12 @@ def stats(request) -> HttpResponse:
 
 
 @require_safe
-def new_game(request) -> HttpResponse:
+def new_game(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "new_game.html", {"variants": engine.GAMES.values()})
 
 
 @require_http_methods(["GET", "POST"])
-def new_game_variant(request, variant: str) -> HttpResponse:
+def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     if variant not in engine.GAMES:
         raise Http404
     page = "new_game_variant.html"
@@ -158,7 +172,7 @@ def new_game_variant(request, variant: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def import_game(request) -> HttpResponse:
+def import_game(request: HtmxHttpRequest) -> HttpResponse:
     error = None
     if request.method == "POST":
         upload = request.FILES.get("file")
@@ -179,13 +193,13 @@ def import_game(request) -> HttpResponse:
 
 
 @require_safe
-def rules_index(request) -> HttpResponse:
+def rules_index(request: HtmxHttpRequest) -> HttpResponse:
     context = {"variants": VARIANTS.values(), "tambouille": Tambouille}
     return render(request, "rules_index.html", context)
 
 
 @require_safe
-def rules_variant(request, variant: str) -> HttpResponse:
+def rules_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     if variant not in VARIANTS:
         raise Http404
     context = rules_context(VARIANTS[variant], request.GET)
@@ -195,87 +209,54 @@ def rules_variant(request, variant: str) -> HttpResponse:
 
 
 @require_safe
-def rules_tambouille(request) -> HttpResponse:
+def rules_tambouille(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "rules_tambouille.html", tambouille_context(request.GET))
 
 
 # --- the sheet and its rounds ------------------------------------------------------------
 
 
-@require_http_methods(["GET", "POST"])
-def edit_sheet(request, key: str) -> HttpResponse:
-    if request.method == "GET":
-        return sheet_page(request, "edit", key)
+@require_http_methods(["GET", "HEAD", "POST"])
+@sheet_cache("edit", private=True)
+def edit_sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    if request.method == "POST":
+        return save_round(request, key)
+    return sheet_page(request, "edit", key)
+
+
+def save_round(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """The next round, as the game's round form reads it (a picker tap only redraws it)."""
     game = find_game("edit", key)
     remember(request, game.edit_key)
     form = new_round_form(game, request.POST.copy())
     if form is None:
-        if game.is_match:
-            messages.error(request, _("The match is over: no more turn rounds can be added."))
-        else:
-            messages.error(request, _("The game is over: no more rounds can be added."))
+        messages.error(request, str(RoundForm.for_game(game).game_over_text))
         url = reverse("edit", args=[key])
         return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-    if game.is_match:
-        return save_turn_round(request, game, form)
-    seats = list(form.seats.values())
-    if apply_picker_action(form.data, game.rules().hand_size, seats):
+    if form.picker_tap():
         context = sheet_context(request, game, form.quiet())
-        return render(request, "game.html#round_form" if request.htmx else "game.html", context)
-
-    if form.is_valid() and not form.has_any_error():
-        try:
-            game.add_round(form.cleaned_data["number"], form.round)
-        except Conflict:
-            return conflict(request, game, form)
-        except engine.GameError as error:
-            form.add_referee_error(error)
-    if form.has_any_error():
+        return render(request, form.form_partial if request.htmx else form.page, context)
+    try:
+        saved = form.save()
+    except Conflict:
+        return conflict(request, game, form)
+    if not saved:
         context = sheet_context(request, game, form)
         if request.htmx:
-            return render(request, "game.html#round_form", context)
-        return render(request, "game.html", context, status=400)
+            return render(request, form.form_partial, context)
+        return render(request, form.page, context, status=400)
     cleared_undo = request.session.pop("undo", None) is not None
+    finished = game.score().finished
     if request.htmx:
-        context = sheet_context(request, game, new_round_form(game))
-        context |= {"history": history(game, game.score(), only_last=True)}
-        context["cleared_undo"] = cleared_undo
-        response = render(request, "game.html#saved", context)
-        return reswap(response, "outerHTML show:#totals:top")
-    return redirect(reverse("edit", args=[key]) + "#totals")
-
-
-def save_turn_round(request, game: Game, form: CountsForm) -> HttpResponse:
-    """A Tambouille turn round: the cards each player still holds."""
-    if form.is_valid():
-        try:
-            game.add_round(form.cleaned_data["number"], form.round)
-        except Conflict:
-            return conflict(request, game, form)
-        except engine.GameError as error:
-            form.add_referee_error(error)
-    if form.errors:
-        context = sheet_context(request, game, form)
-        if request.htmx:
-            return render(request, "match.html#game_body", context)
-        return render(request, "match.html", context, status=400)
-    if request.htmx:
-        context = sheet_context(request, game, new_round_form(game))
-        # The next turn round: the standings. The last one: the winners, above them.
-        shown = "#live-top" if game.score().finished else "#totals"
-        return reswap(
-            render(request, "match.html#game_body", context), f"outerHTML show:{shown}:top"
-        )
-    anchor = "" if game.score().finished else "#totals"
-    return redirect(reverse("edit", args=[game.edit_key]) + anchor)
+        response = render(request, form.saved_partial, saved_context(request, game, cleared_undo))
+        return reswap(response, f"outerHTML show:{form.shown_after_save(finished)}:top")
+    return redirect(reverse("edit", args=[key]) + form.anchor_after_save(finished))
 
 
 @require_POST
-def clock(request, key: str) -> HttpResponse:
+def clock(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """A tap on a match's thinking timer (start, pause, next player, time of a turn)."""
-    game = find_game("edit", key)
-    if not game.is_match:
-        raise Http404
+    game = find_match(key)
     form = ClockForm(request.POST)
     if form.is_valid() and not game.score().finished:
         data = form.cleaned_data
@@ -292,7 +273,7 @@ def clock(request, key: str) -> HttpResponse:
     return render(request, template, context, status=200 if request.htmx else 400)
 
 
-def conflict(request, game: Game, posted: RoundForm | CountsForm) -> HttpResponse:
+def conflict(request: HtmxHttpRequest, game: Game, posted: RoundForm) -> HttpResponse:
     """Another phone saved this round first: say which, and keep this phone's hands as the
     next round (save again) or to discard them."""
     game.refresh_from_db()
@@ -316,43 +297,31 @@ def conflict(request, game: Game, posted: RoundForm | CountsForm) -> HttpRespons
 
 
 @require_POST
-def sync_round(request, key: str) -> JsonResponse:
+def sync_round(request: HtmxHttpRequest, key: str) -> JsonResponse:
     """A round entered while the phone was offline (static/js/offline.js), sent with the round
     form's own fields once the connection is back, or after the table chose what to do with
     it. Answers in JSON: saved; a conflict (another phone saved this round first: its round
     as the sheet shows it, and how to replace it); or the refusals, nothing saved."""
     game = find_game("edit", key)
     remember(request, game.edit_key)
-    choice = SyncForm(request.POST)
+    choice = SyncForm(request.POST, game=game)
     if not choice.is_valid():
         return JsonResponse({"errors": error_texts(choice)}, status=400)
-    number, replace = choice.cleaned_data["number"], choice.cleaned_data["replace"]
-    rounds = game.live_rounds()
-    if number > len(rounds) + 1 or (replace and number > len(rounds)):
+    number = choice.cleaned_data["number"]
+    if choice.misplaced:
         return sync_conflict(request, game, number)
-    if not replace and number == len(rounds) + 1 and game.score().finished:
-        error = _("The game is over: no more rounds can be added.")
-        return JsonResponse({"errors": [error]}, status=400)
-    editing = rounds[number - 1] if replace else None
-    form_class = round_form_class(game)
-    form = form_class(request.POST.copy(), game=game, number=number, editing=editing)
-    if form.is_valid() and not form.has_any_error():
-        try:
-            if editing is None:
-                game.add_round(number, form.round)
-            else:
-                game.replace_round(editing.pk, form.cleaned_data.get("edits"), form.round)
-        except Conflict:
-            return sync_conflict(request, game, number)
-        except engine.GameError as error:
-            form.add_referee_error(error)
-    if form.has_any_error():
+    form = choice.round_form()
+    try:
+        saved = form.save()
+    except Conflict:
+        return sync_conflict(request, game, number)
+    if not saved:
         return JsonResponse({"errors": error_texts(form)}, status=400)
     request.session.pop("undo", None)
     return JsonResponse({"saved": number})
 
 
-def sync_conflict(request, game: Game, number: int) -> JsonResponse:
+def sync_conflict(request: HtmxHttpRequest, game: Game, number: int) -> JsonResponse:
     """Round ``number`` is not where the phone expected it: the round stored there, if any,
     and the number this phone's round would take as the next one."""
     game.refresh_from_db()
@@ -370,23 +339,11 @@ def sync_conflict(request, game: Game, number: int) -> JsonResponse:
     return JsonResponse(answer, status=409)
 
 
-def live(request, game: Game, link: str) -> HttpResponse:
-    """The parts of the sheet that other phones change; 304 while nothing changed."""
-    etag = game_etag(game, link)
-    if etag in request.headers.get("If-None-Match", ""):
-        response = HttpResponse(status=304)
-    else:
-        context = sheet_context(request, game, link=link)
-        response = render(request, f"{page_template(game)}#live", context)
-    response["ETag"] = etag
-    response["Cache-Control"] = "no-cache, private"
-    patch_vary_headers(response, ("Cookie",))
-    return response
-
-
 @require_safe
-def edit_live(request, key: str) -> HttpResponse:
-    return live(request, find_game("edit", key), "edit")
+@sheet_cache("edit", live=True)
+def edit_live(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """The parts of the sheet that other phones change; 304 while nothing changed."""
+    return sheet_page(request, "edit", key, live=True)
 
 
 def export(game: Game) -> HttpResponse:
@@ -396,11 +353,6 @@ def export(game: Game) -> HttpResponse:
     stamp = timezone.localdate(game.created_at).isoformat()
     response["Content-Disposition"] = f'attachment; filename="tamalou-{game.variant}-{stamp}.json"'
     return response
-
-
-@require_safe
-def edit_export(request, key: str) -> HttpResponse:
-    return export(find_game("edit", key))
 
 
 def export_csv(game: Game) -> HttpResponse:
@@ -415,7 +367,14 @@ def export_csv(game: Game) -> HttpResponse:
 
 
 @require_safe
-def edit_csv(request, key: str) -> HttpResponse:
+@private
+def edit_export(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    return export(find_game("edit", key))
+
+
+@require_safe
+@private
+def edit_csv(request: HtmxHttpRequest, key: str) -> HttpResponse:
     return export_csv(find_game("edit", key))
 
 
@@ -423,22 +382,26 @@ def edit_csv(request, key: str) -> HttpResponse:
 
 
 @require_safe
-def share_sheet(request, key: str) -> HttpResponse:
+@sheet_cache("share")
+def share_sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
     return sheet_page(request, "share", key)
 
 
 @require_safe
-def share_live(request, key: str) -> HttpResponse:
-    return live(request, find_game("share", key), "share")
+@sheet_cache("share", live=True)
+def share_live(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    return sheet_page(request, "share", key, live=True)
 
 
 @require_safe
-def share_export(request, key: str) -> HttpResponse:
+@private
+def share_export(request: HtmxHttpRequest, key: str) -> HttpResponse:
     return export(find_game("share", key))
 
 
 @require_safe
-def share_csv(request, key: str) -> HttpResponse:
+@private
+def share_csv(request: HtmxHttpRequest, key: str) -> HttpResponse:
     return export_csv(find_game("share", key))
 
 
@@ -452,54 +415,44 @@ def round_of(game: Game, round_id: int):
     return found
 
 
+def show_correction(request: HtmxHttpRequest, form: RoundForm, status: int = 200) -> HttpResponse:
+    context = {"game": form.game, "form": form, "number": form.round_number}
+    if request.htmx:
+        return render(request, "round_edit.html#round_form", context)
+    return render(request, "round_edit.html", context, status=status)
+
+
 @require_http_methods(["GET", "POST"])
-def round_edit(request, key: str, round_id: int) -> HttpResponse:
+@private
+def round_edit(request: HtmxHttpRequest, key: str, round_id: int) -> HttpResponse:
     game = find_game("edit", key)
-    entry, number = round_of(game, round_id)
-    form_class = round_form_class(game)
-
-    def show(form: RoundForm | CountsForm, status: int = 200) -> HttpResponse:
-        context = {"game": game, "form": form, "number": number}
-        if request.htmx:
-            return render(request, "round_edit.html#round_form", context)
-        return render(request, "round_edit.html", context, status=status)
-
-    def as_stored() -> RoundForm | CountsForm:
-        initial = form_class.initial_for(game, entry.as_entry(number), entry.edits)
-        return form_class(game=game, number=number, editing=entry, initial=initial)
-
+    stored, number = round_of(game, round_id)
+    form_class = RoundForm.for_game(game)
     if request.method == "GET":
-        return show(as_stored())
-    form = form_class(request.POST.copy(), game=game, number=number, editing=entry)
-    if not game.is_match and apply_picker_action(
-        form.data, game.rules().hand_size, list(form.seats.values())
-    ):
-        return show(form.quiet())
-    if form.is_valid() and not form.has_any_error():
-        try:
-            game.replace_round(entry.pk, form.cleaned_data.get("edits"), form.round)
-        except Conflict:
-            entry.refresh_from_db()
-            fresh = as_stored()
-            fresh.notice = _(
-                "This round was changed from another phone meanwhile; here it is as saved now."
-            )
-            return show(fresh, status=409)
-        except engine.GameError as error:
-            form.add_referee_error(error)
-        else:
-            request.session.pop("undo", None)
-            if game.is_match:
-                messages.success(request, _("Turn round %(n)s corrected.") % {"n": number})
-            else:
-                messages.success(request, _("Round %(number)s corrected.") % {"number": number})
-            url = reverse("edit", args=[key]) + f"#round-{number}"
-            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-    return show(form, status=400)
+        return show_correction(request, form_class.as_stored(game, stored, number))
+    form = form_class(request.POST.copy(), game=game, number=number, editing=stored)
+    if form.picker_tap():
+        return show_correction(request, form.quiet())
+    try:
+        saved = form.save()
+    except Conflict:
+        stored.refresh_from_db()
+        fresh = form_class.as_stored(game, stored, number)
+        fresh.notice = _(
+            "This round was changed from another phone meanwhile; here it is as saved now."
+        )
+        return show_correction(request, fresh, status=409)
+    if not saved:
+        return show_correction(request, form, status=400)
+    request.session.pop("undo", None)
+    messages.success(request, form.corrected_text())
+    url = reverse("edit", args=[key]) + f"#round-{number}"
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 @require_http_methods(["GET", "POST"])
-def round_delete(request, key: str, round_id: int) -> HttpResponse:
+@private
+def round_delete(request: HtmxHttpRequest, key: str, round_id: int) -> HttpResponse:
     game = find_game("edit", key)
     entry, number = round_of(game, round_id)
     error = None
@@ -522,7 +475,7 @@ def round_delete(request, key: str, round_id: int) -> HttpResponse:
 
 
 @require_POST
-def round_restore(request, key: str, round_id: int) -> HttpResponse:
+def round_restore(request: HtmxHttpRequest, key: str, round_id: int) -> HttpResponse:
     game = find_game("edit", key)
     try:
         game.restore_round(round_id)
@@ -539,7 +492,7 @@ def round_restore(request, key: str, round_id: int) -> HttpResponse:
 
 
 @require_POST
-def end_game(request, key: str) -> HttpResponse:
+def end_game(request: HtmxHttpRequest, key: str) -> HttpResponse:
     game = find_game("edit", key)
     sheet = game.score()
     if sheet.finished or not sheet.rounds:
@@ -550,7 +503,7 @@ def end_game(request, key: str) -> HttpResponse:
 
 
 @require_POST
-def resume_game(request, key: str) -> HttpResponse:
+def resume_game(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The table ended the game (or declared the match blocked) by mistake: it goes on."""
     game = find_game("edit", key)
     if game.ended:
@@ -562,7 +515,7 @@ def resume_game(request, key: str) -> HttpResponse:
 
 
 @require_POST
-def rematch(request, key: str) -> HttpResponse:
+def rematch(request: HtmxHttpRequest, key: str) -> HttpResponse:
     rematch = find_game("edit", key).rematch()
     remember(request, rematch.edit_key)
     return redirect("edit", key=rematch.edit_key)

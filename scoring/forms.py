@@ -25,7 +25,8 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from scoring.display import points as points_text
 from scoring.display import say, say_detail
-from scoring.referee import engine
+from scoring.models import Game
+from scoring.referee import engine, gamefile
 from scoring.referee.cards import Card, UnknownCard, parse_card
 from scoring.referee.engine import GameError, Penalty, unstorable
 from scoring.referee.house import HouseSetting
@@ -198,6 +199,15 @@ class NewGameForm(forms.Form):
         dealer = data.get("dealer") or 0
         self.first_dealer = rows_kept.index(dealer) if dealer in rows_kept else 0
         return data
+
+    def save(self) -> Game:
+        """The new game, once the form is valid."""
+        return Game.objects.create(
+            variant=self.variant.key,
+            players=list(self.players),
+            settings=self.settings,
+            first_dealer=self.first_dealer,
+        )
 
 
 def apply_row_action(data, rows: int, action: str, most: int = engine.MAX_PLAYERS) -> int:
@@ -744,3 +754,124 @@ def error_texts(form: forms.Form) -> list[str]:
     if penalties is not None:
         texts.extend(str(error) for error in penalties.non_form_errors())
     return texts
+
+
+# --- the other changes to a game -----------------------------------------------------------
+
+
+class GameChangeForm(forms.Form):
+    """A tap that changes a stored game: ``save()`` calls the game's method (``change``) and
+    returns whether it was done; the referee's refusal becomes the form's ``error``, worded
+    by ``refusal``. ``Conflict`` (another phone changed the game first) is the caller's."""
+
+    def __init__(self, data=None, *, game, **kwargs) -> None:
+        super().__init__(data, **kwargs)
+        self.game = game
+
+    def change(self) -> None:
+        raise NotImplementedError
+
+    def refusal(self, problem: GameError) -> str:
+        return say(problem)
+
+    def save(self) -> bool:
+        if not self.is_valid():
+            return False
+        try:
+            self.change()
+        except GameError as problem:
+            self.add_error(None, self.refusal(problem))
+            return False
+        return True
+
+    @property
+    def error(self) -> str | None:
+        errors = self.non_field_errors()
+        return errors[0] if errors else None
+
+
+class DeleteRoundForm(GameChangeForm):
+    """Set a stored round aside (undo puts it back)."""
+
+    def __init__(self, data=None, *, game, stored, number: int, **kwargs) -> None:
+        super().__init__(data, game=game, **kwargs)
+        self.stored, self.number = stored, number
+
+    def change(self) -> None:
+        self.game.delete_round(self.stored.pk)
+
+    def refusal(self, problem: GameError) -> str:
+        return _("Round %(number)s cannot be deleted: %(error)s") % {
+            "number": self.number,
+            "error": say(problem),
+        }
+
+
+class RestoreRoundForm(GameChangeForm):
+    """Put a deleted round back where it was."""
+
+    def __init__(self, data=None, *, game, round_id: int, **kwargs) -> None:
+        super().__init__(data, game=game, **kwargs)
+        self.round_id = round_id
+
+    def change(self) -> None:
+        self.game.restore_round(self.round_id)
+
+    def refusal(self, problem: GameError) -> str:
+        return _("The round cannot be put back: %(error)s") % {"error": say(problem)}
+
+
+class EndGameForm(GameChangeForm):
+    """The table ends a game in progress now (the lowest total wins)."""
+
+    def clean(self):
+        sheet = self.game.score()
+        if sheet.finished or not sheet.rounds:
+            raise forms.ValidationError(
+                _("Only a game in progress with at least one round can be ended.")
+            )
+        return super().clean()
+
+    def change(self) -> None:
+        self.game.end()
+
+
+class ResumeGameForm(GameChangeForm):
+    """The table ended the game (or declared the match blocked) by mistake: it goes on."""
+
+    def change(self) -> None:
+        if self.game.ended:
+            self.game.resume()
+
+
+class RematchForm(GameChangeForm):
+    """The same players and settings again, the deal moved on by one seat (``created``)."""
+
+    def change(self) -> None:
+        self.created = self.game.rematch()
+
+
+class ImportForm(forms.Form):
+    """A game file sent from the phone (``file``), stored whole or refused whole."""
+
+    def clean(self):
+        if self.files.get("file") is None:
+            raise forms.ValidationError(_("Choose a game file to import."))
+        return super().clean()
+
+    def save(self) -> bool:
+        if not self.is_valid():
+            return False
+        try:
+            self.game = Game.objects.import_file(
+                self.files["file"].read(gamefile.MAX_FILE_BYTES + 1)
+            )
+        except GameError as problem:
+            self.add_error(None, say(problem))
+            return False
+        return True
+
+    @property
+    def error(self) -> str | None:
+        errors = self.non_field_errors() if self.is_bound else []
+        return errors[0] if errors else None

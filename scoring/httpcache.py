@@ -1,5 +1,6 @@
-"""The HTTP side of the sheet's pages, in one place: conditional GET (ETag/304), the page
-cache, compression and Cache-Control, applied to a view by ``sheet_cache``.
+"""The HTTP side of the views, in one place: conditional GET (ETag/304), the page cache,
+compression and Cache-Control, applied to a view by ``sheet_cache`` (the sheet's pages) or
+``private`` (what carries a key); and the request type views take (``HtmxHttpRequest``).
 
 A sheet page is rendered once per state of the game and per kind of request (see
 ``page_key``), compressed once (``scoring.precompressed``), then given each request's own
@@ -22,6 +23,9 @@ from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
+from django.views.decorators.cache import cache_control
+from django.views.decorators.vary import vary_on_cookie
+from django_htmx.middleware import HtmxDetails
 
 from scoring.caching import cache_key
 from scoring.device import remember
@@ -32,6 +36,18 @@ from scoring.precompressed import PrecompressedPage
 CSRF_PLACEHOLDER = "csrf-token-of-this-request-4f1c9a"
 INDENTATION = re.compile(r"\s*\n\s*")  # no <pre> or <textarea> on the sheet
 PAGE_SECONDS = 86400
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it."""
+
+    htmx: HtmxDetails
+
+
+def private(view):
+    """A page or file that carries an edit key (or a game's whole content, by either link):
+    kept by no shared cache, checked again by the phone, and in the phone's language."""
+    return vary_on_cookie(cache_control(private=True, no_cache=True)(view))
 
 
 def etag_of(version: str, link: str) -> str:

@@ -103,6 +103,14 @@ class ClockForm(forms.Form):
             self.add_error("seconds", _("Choose the time of a turn."))
         return data
 
+    def save(self, game: Game) -> bool:
+        """Apply the tap to ``game``'s timer, unless the form is refused or the match over."""
+        if not self.is_valid() or game.score().finished:
+            return False
+        data = self.cleaned_data
+        game.set_clock(data["action"], data["turn"], data.get("seconds"))
+        return True
+
 
 def find_match(key: str) -> Game:
     """The Tambouille match reached by its edit key (any other game has no timer: 404)."""

@@ -170,6 +170,44 @@ def saved_context(request: HttpRequest, game: Game, cleared_undo: bool) -> dict:
     return context | {"cleared_undo": cleared_undo}
 
 
+def conflict_context(request: HttpRequest, game: Game, posted) -> dict:
+    """The sheet when another phone saved round ``posted["number"]`` first: this phone's
+    ``posted`` hands kept in the form as the next round, and the round stored there."""
+    game.refresh_from_db()
+    sheet = game.score()
+    number = posted.get("number", "")
+    known = number.isascii() and number.isdigit() and 0 < int(number) <= len(sheet.rounds)
+    data = posted.copy()
+    data["number"] = str(len(sheet.rounds) + 1)
+    form = new_round_form(game, data)
+    if form is not None:
+        form.quiet().conflict = {
+            "number": number,
+            "next": len(sheet.rounds) + 1,
+            "scores": sheet.rounds[int(number) - 1].scores if known else {},
+        }
+    return sheet_context(request, game, form)
+
+
+def misplaced_round(request: HttpRequest, game: Game, number: int) -> dict:
+    """A round sent from offline for ``number``, which is not where the phone expected it:
+    the round stored there, if any, and the number this phone's round would take as the
+    next one."""
+    game.refresh_from_db()
+    rounds = game.live_rounds()
+    sheet = game.score()
+    answer = {
+        "conflict": number,
+        "next": None if sheet.finished else len(rounds) + 1,
+        "theirs": None,
+        "edits": None,
+    }
+    if number <= len(rounds):
+        answer["theirs"] = round_summary(request, game, sheet, number)
+        answer["edits"] = rounds[number - 1].edits
+    return answer
+
+
 def sheet_page(request: HttpRequest, link: str, key: str, live: bool = False) -> TemplateResponse:
     """The whole sheet page reached by its edit or share ``link`` (cached by
     ``httpcache.sheet_cache``), or only its ``live`` part: what other phones change."""

@@ -4,62 +4,47 @@ renders or redirects; htmx requests get the named partial of the same template."
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import cache_control
-from django.views.decorators.http import (
-    require_http_methods,
-    require_POST,
-    require_safe,
-)
-from django.views.decorators.vary import vary_on_cookie
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
-from django_htmx.middleware import HtmxDetails
 
 from scoring import offline
-from scoring.device import device_games, remember
-from scoring.display import say
+from scoring.device import game_records, game_summaries, remember, stats_context
+from scoring.downloads import csv_download, game_file_download
 from scoring.forms import (
+    DeleteRoundForm,
+    EndGameForm,
+    ImportForm,
     NewGameForm,
+    RematchForm,
+    RestoreRoundForm,
+    ResumeGameForm,
     RoundForm,
     SyncForm,
     apply_row_action,
     error_texts,
 )
-from scoring.httpcache import sheet_cache
+from scoring.httpcache import HtmxHttpRequest, private, sheet_cache
 from scoring.match import ClockForm, find_match
 from scoring.models import Conflict, Game
-from scoring.referee import engine, gamefile, story
+from scoring.referee import engine
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import VARIANTS
 from scoring.rules_page import rules_context, tambouille_context
 from scoring.sheet import (
+    conflict_context,
     find_game,
+    misplaced_round,
     new_round_form,
     page_template,
-    round_summary,
     saved_context,
     sheet_context,
     sheet_page,
 )
-from scoring.spreadsheet import sheet_csv
-
-
-class HtmxHttpRequest(HttpRequest):
-    """A request as django-htmx's middleware leaves it."""
-
-    htmx: HtmxDetails
-
-
-def private(view):
-    """A page or file that carries an edit key (or a game's whole content, by either link):
-    kept by no shared cache, checked again by the phone, and in the phone's language."""
-    return vary_on_cookie(cache_control(private=True, no_cache=True)(view))
-
 
 MAX_ROWS = 64  # player rows a posted new-game form may have (more than 8 is refused)
 
@@ -84,56 +69,26 @@ def manifest(request: HtmxHttpRequest) -> HttpResponse:
 def service_worker(request: HtmxHttpRequest) -> HttpResponse:
     """The service worker, from the site's root so that it serves every page; never cached
     long, so that the phone sees a deploy at once."""
-    response = render(
-        request,
-        "sw.js",
-        {"config": offline.worker_config()},
-        content_type="text/javascript; charset=utf-8",
-    )
+    context = {"config": offline.worker_config()}
+    response = render(request, "sw.js", context, content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     return response
 
 
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    games = Game.objects.filter(edit_key__in=device_games(request))
-    summaries = []
-    for game in games:
-        sheet = game.score()
-        leader = min(sheet.in_game or sheet.players, key=lambda p: sheet.totals[p])
-        summaries.append(
-            {
-                "game": game,
-                "sheet": sheet,
-                "variant": engine.GAMES[game.variant],
-                "leader": leader,
-                "leader_total": sheet.totals[leader],
-            }
-        )
-    summaries.sort(key=lambda s: (s["sheet"].finished, -s["game"].updated_at.timestamp()))
-    context = {"summaries": summaries, "variants": VARIANTS.values(), "tambouille": Tambouille}
+    context = {
+        "summaries": game_summaries(request),
+        "variants": VARIANTS.values(),
+        "tambouille": Tambouille,
+    }
     return render(request, "home.html", context)
 
 
 @require_safe
 def stats(request: HtmxHttpRequest) -> HttpResponse:
     """Statistics of the games this phone knows (its own list: nothing across phones)."""
-    records = [
-        story.GameRecord(game.variant, game.score(), game.created_at, game)
-        for game in Game.objects.filter(edit_key__in=device_games(request)).exclude(
-            variant=Tambouille.key  # no points, no calls: a match sheet has no such numbers
-        )
-    ]
-    by_variant = story.player_stats(records)
-    context = {
-        "games": len(records),
-        "finished": sum(record.sheet.finished for record in records),
-        "variants": [
-            (VARIANTS[key], rows) for key in VARIANTS if (rows := by_variant.get(key)) is not None
-        ],
-        "tables": story.same_tables(records),
-    }
-    return render(request, "stats.html", context)
+    return render(request, "stats.html", stats_context(game_records(request)))
 
 
 @require_safe
@@ -161,32 +116,19 @@ def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     form = NewGameForm(data, variant=variant, rows=rows)
     if not form.is_valid():
         return render(request, page, {"form": form, "variant": rules}, status=400)
-    game = Game.objects.create(
-        variant=variant,
-        players=list(form.players),
-        settings=form.settings,
-        first_dealer=form.first_dealer,
-    )
+    game = form.save()
     remember(request, game.edit_key)
     return redirect("edit", key=game.edit_key)
 
 
 @require_http_methods(["GET", "POST"])
 def import_game(request: HtmxHttpRequest) -> HttpResponse:
-    error = None
-    if request.method == "POST":
-        upload = request.FILES.get("file")
-        if upload is None:
-            error = _("Choose a game file to import.")
-        else:
-            try:
-                game = Game.objects.import_file(upload.read(gamefile.MAX_FILE_BYTES + 1))
-            except engine.GameError as problem:
-                error = say(problem)
-            else:
-                remember(request, game.edit_key)
-                return redirect("edit", key=game.edit_key)
-    return render(request, "import_game.html", {"error": error}, status=400 if error else 200)
+    form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
+    if form.is_bound and form.save():
+        remember(request, form.game.edit_key)
+        return redirect("edit", key=form.game.edit_key)
+    context = {"error": form.error}
+    return render(request, "import_game.html", context, status=400 if form.error else 200)
 
 
 # --- the rules ------------------------------------------------------------------------------
@@ -258,9 +200,7 @@ def clock(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """A tap on a match's thinking timer (start, pause, next player, time of a turn)."""
     game = find_match(key)
     form = ClockForm(request.POST)
-    if form.is_valid() and not game.score().finished:
-        data = form.cleaned_data
-        game.set_clock(data["action"], data["turn"], data.get("seconds"))
+    if form.save(game):
         if request.htmx:
             return render(request, "match.html#clock", sheet_context(request, game))
         return redirect(reverse("edit", args=[key]) + "#clock")
@@ -276,20 +216,7 @@ def clock(request: HtmxHttpRequest, key: str) -> HttpResponse:
 def conflict(request: HtmxHttpRequest, game: Game, posted: RoundForm) -> HttpResponse:
     """Another phone saved this round first: say which, and keep this phone's hands as the
     next round (save again) or to discard them."""
-    game.refresh_from_db()
-    sheet = game.score()
-    number = posted.data.get("number", "")
-    known = number.isascii() and number.isdigit() and 0 < int(number) <= len(sheet.rounds)
-    data = posted.data.copy()
-    data["number"] = str(len(sheet.rounds) + 1)
-    form = new_round_form(game, data)
-    if form is not None:
-        form.quiet().conflict = {
-            "number": number,
-            "next": len(sheet.rounds) + 1,
-            "scores": sheet.rounds[int(number) - 1].scores if known else {},
-        }
-    context = sheet_context(request, game, form)
+    context = conflict_context(request, game, posted.data)
     page = page_template(game)
     if request.htmx:
         return retarget(render(request, f"{page}#game_body", context), "#game-body")
@@ -309,34 +236,16 @@ def sync_round(request: HtmxHttpRequest, key: str) -> JsonResponse:
         return JsonResponse({"errors": error_texts(choice)}, status=400)
     number = choice.cleaned_data["number"]
     if choice.misplaced:
-        return sync_conflict(request, game, number)
+        return JsonResponse(misplaced_round(request, game, number), status=409)
     form = choice.round_form()
     try:
         saved = form.save()
     except Conflict:
-        return sync_conflict(request, game, number)
+        return JsonResponse(misplaced_round(request, game, number), status=409)
     if not saved:
         return JsonResponse({"errors": error_texts(form)}, status=400)
     request.session.pop("undo", None)
     return JsonResponse({"saved": number})
-
-
-def sync_conflict(request: HtmxHttpRequest, game: Game, number: int) -> JsonResponse:
-    """Round ``number`` is not where the phone expected it: the round stored there, if any,
-    and the number this phone's round would take as the next one."""
-    game.refresh_from_db()
-    rounds = game.live_rounds()
-    sheet = game.score()
-    answer = {
-        "conflict": number,
-        "next": None if sheet.finished else len(rounds) + 1,
-        "theirs": None,
-        "edits": None,
-    }
-    if number <= len(rounds):
-        answer["theirs"] = round_summary(request, game, sheet, number)
-        answer["edits"] = rounds[number - 1].edits
-    return JsonResponse(answer, status=409)
 
 
 @require_safe
@@ -346,36 +255,16 @@ def edit_live(request: HtmxHttpRequest, key: str) -> HttpResponse:
     return sheet_page(request, "edit", key, live=True)
 
 
-def export(game: Game) -> HttpResponse:
-    response = HttpResponse(
-        gamefile.dumps(game.game_file()), content_type="application/json; charset=utf-8"
-    )
-    stamp = timezone.localdate(game.created_at).isoformat()
-    response["Content-Disposition"] = f'attachment; filename="tamalou-{game.variant}-{stamp}.json"'
-    return response
-
-
-def export_csv(game: Game) -> HttpResponse:
-    """The sheet as CSV (see ``scoring.spreadsheet``), with a byte order mark so that
-    spreadsheets opening it with a double tap read its accents as UTF-8."""
-    response = HttpResponse(
-        "\ufeff" + sheet_csv(game.score()), content_type="text/csv; charset=utf-8"
-    )
-    stamp = timezone.localdate(game.created_at).isoformat()
-    response["Content-Disposition"] = f'attachment; filename="tamalou-{game.variant}-{stamp}.csv"'
-    return response
-
-
 @require_safe
 @private
 def edit_export(request: HtmxHttpRequest, key: str) -> HttpResponse:
-    return export(find_game("edit", key))
+    return game_file_download(find_game("edit", key))
 
 
 @require_safe
 @private
 def edit_csv(request: HtmxHttpRequest, key: str) -> HttpResponse:
-    return export_csv(find_game("edit", key))
+    return csv_download(find_game("edit", key))
 
 
 # --- the share link: reading only (any other method: 405) ---------------------------------
@@ -396,13 +285,13 @@ def share_live(request: HtmxHttpRequest, key: str) -> HttpResponse:
 @require_safe
 @private
 def share_export(request: HtmxHttpRequest, key: str) -> HttpResponse:
-    return export(find_game("share", key))
+    return game_file_download(find_game("share", key))
 
 
 @require_safe
 @private
 def share_csv(request: HtmxHttpRequest, key: str) -> HttpResponse:
-    return export_csv(find_game("share", key))
+    return csv_download(find_game("share", key))
 
 
 # --- corrections -----------------------------------------------------------------------------
@@ -454,68 +343,55 @@ def round_edit(request: HtmxHttpRequest, key: str, round_id: int) -> HttpRespons
 @private
 def round_delete(request: HtmxHttpRequest, key: str, round_id: int) -> HttpResponse:
     game = find_game("edit", key)
-    entry, number = round_of(game, round_id)
-    error = None
-    if request.method == "POST":
-        try:
-            game.delete_round(entry.pk)
-        except Conflict:
-            messages.error(request, _("This round was already deleted from another phone."))
-            return redirect("edit", key=key)
-        except engine.GameError as problem:
-            error = _("Round %(number)s cannot be deleted: %(error)s") % {
-                "number": number,
-                "error": say(problem),
-            }
-        else:
-            request.session["undo"] = {"game": game.edit_key, "round": entry.pk, "number": number}
-            return redirect("edit", key=key)
-    context = {"game": game, "entry": entry, "number": number, "error": error}
-    return render(request, "round_delete.html", context, status=400 if error else 200)
+    stored, number = round_of(game, round_id)
+    data = request.POST if request.method == "POST" else None
+    form = DeleteRoundForm(data, game=game, stored=stored, number=number)
+    try:
+        deleted = request.method == "POST" and form.save()
+    except Conflict:
+        messages.error(request, _("This round was already deleted from another phone."))
+        return redirect("edit", key=key)
+    if deleted:
+        request.session["undo"] = {"game": game.edit_key, "round": stored.pk, "number": number}
+        return redirect("edit", key=key)
+    context = {"game": game, "entry": stored, "number": number, "error": form.error}
+    return render(request, "round_delete.html", context, status=400 if form.error else 200)
 
 
 @require_POST
 def round_restore(request: HtmxHttpRequest, key: str, round_id: int) -> HttpResponse:
-    game = find_game("edit", key)
+    form = RestoreRoundForm(request.POST, game=find_game("edit", key), round_id=round_id)
     try:
-        game.restore_round(round_id)
+        if form.save():
+            messages.success(request, _("The round is back."))
+        else:
+            messages.error(request, form.error)
     except Conflict:
         messages.error(request, _("This round is no longer there to put back."))
-    except engine.GameError as problem:
-        messages.error(
-            request, _("The round cannot be put back: %(error)s") % {"error": say(problem)}
-        )
-    else:
-        messages.success(request, _("The round is back."))
     request.session.pop("undo", None)
     return redirect("edit", key=key)
 
 
 @require_POST
 def end_game(request: HtmxHttpRequest, key: str) -> HttpResponse:
-    game = find_game("edit", key)
-    sheet = game.score()
-    if sheet.finished or not sheet.rounds:
-        messages.error(request, _("Only a game in progress with at least one round can be ended."))
-    else:
-        game.end()
+    form = EndGameForm(request.POST, game=find_game("edit", key))
+    if not form.save():
+        messages.error(request, form.error)
     return redirect("edit", key=key)
 
 
 @require_POST
 def resume_game(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The table ended the game (or declared the match blocked) by mistake: it goes on."""
-    game = find_game("edit", key)
-    if game.ended:
-        try:
-            game.resume()
-        except engine.GameError as problem:
-            messages.error(request, say(problem))
+    form = ResumeGameForm(request.POST, game=find_game("edit", key))
+    if not form.save():
+        messages.error(request, form.error)
     return redirect("edit", key=key)
 
 
 @require_POST
 def rematch(request: HtmxHttpRequest, key: str) -> HttpResponse:
-    rematch = find_game("edit", key).rematch()
-    remember(request, rematch.edit_key)
-    return redirect("edit", key=rematch.edit_key)
+    form = RematchForm(request.POST, game=find_game("edit", key))
+    form.save()
+    remember(request, form.created.edit_key)
+    return redirect("edit", key=form.created.edit_key)

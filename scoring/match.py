@@ -149,10 +149,10 @@ def clock_context(game: Game, clock: TurnClock) -> dict:
 def turn_rounds(game: Game, sheet: engine.ScoreSheet) -> list[dict]:
     """Each turn round for the table, newest first, with its stored entry."""
     rows = []
-    for entry, result in zip(game.live_rounds(), sheet.rounds, strict=True):
+    for stored, result in zip(game.live_rounds(), sheet.rounds, strict=True):
         rows.append(
             {
-                "entry": entry,
+                "entry": stored,  # the stored ``Round`` (its id for the edit link)
                 "number": result.number,
                 "counts": [(p, result.totals[p], p in result.winners) for p in game.players],
             }
@@ -166,11 +166,11 @@ def match_context(
     """What the match sheet shows: cards dealt, who plays first, the counts over the turn
     rounds, who leads, the end, and the timer."""
     sheet = game.score()
-    rules = game.rules()
-    fewest = rules.fewest(sheet.totals) if sheet.rounds else []
+    variant = game.rules()
+    fewest = variant.fewest(sheet.totals) if sheet.rounds else []
     return {
-        "dealt": rules.dealt(len(game.players)),
-        "short": rules.settings["short"],
+        "dealt": variant.dealt(len(game.players)),
+        "short": variant.settings["short"],
         "dealer": game.players[game.first_dealer % len(game.players)],
         "leaders": [] if sheet.finished else fewest,
         "turn_rounds": turn_rounds(game, sheet),

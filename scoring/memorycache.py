@@ -33,8 +33,7 @@ class BoundedMemoryCache(LocMemCache):
         if len(value) > self._max_bytes:
             return
         while self._cache and (
-            len(self._cache) >= self._max_entries
-            or self._held[0] + len(value) > self._max_bytes
+            len(self._cache) >= self._max_entries or self._held[0] + len(value) > self._max_bytes
         ):
             oldest, dropped = self._cache.popitem()  # the least recently used
             del self._expire_info[oldest]

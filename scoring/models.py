@@ -156,7 +156,7 @@ class Game(models.Model):
     def entries(self, rounds: list[Round] | None = None, first: int = 1) -> list[engine.RoundEntry]:
         """Stored rounds as the referee reads them (numbered from ``first``)."""
         rounds = self.live_rounds() if rounds is None else rounds
-        return [entry.as_entry(n) for n, entry in enumerate(rounds, first)]
+        return [stored.as_entry(n) for n, stored in enumerate(rounds, first)]
 
     def as_entry(
         self, rounds: list[engine.RoundEntry] | None = None, ended_after: int | None = None
@@ -193,9 +193,9 @@ class Game(models.Model):
 
     def round_numbered(self, round_id: int) -> tuple[Round, int] | None:
         """A live round and its number, by its id."""
-        for number, entry in enumerate(self.live_rounds(), 1):
-            if entry.pk == round_id:
-                return entry, number
+        for number, stored in enumerate(self.live_rounds(), 1):
+            if stored.pk == round_id:
+                return stored, number
         return None
 
     def game_file(self) -> dict:
@@ -284,10 +284,10 @@ class Game(models.Model):
     def restore_round(self, round_id: int) -> None:
         """Put a deleted round back where it was."""
         with self._locked() as rounds:
-            entry = self.rounds.filter(pk=round_id, deleted_at__isnull=False).first()
-            if entry is None:
+            stored = self.rounds.filter(pk=round_id, deleted_at__isnull=False).first()
+            if stored is None:
                 raise Conflict
-            self._check(self.entries(sorted([*rounds, entry], key=lambda r: r.position)))
+            self._check(self.entries(sorted([*rounds, stored], key=lambda r: r.position)))
             Round.objects.filter(pk=round_id).update(deleted_at=None, updated_at=timezone.now())
 
     def end(self) -> None:

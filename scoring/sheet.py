@@ -51,17 +51,17 @@ def history(game: Game, sheet: engine.ScoreSheet, only_last: bool = False) -> li
     rows = []
     rounds = game.live_rounds()
     first = len(rounds) - 1 if only_last else 0
-    stored = zip(
+    each = zip(
         rounds[first:],
         game.entries(rounds[first:], first + 1),
         sheet.rounds[first:],
         deals[first:],
         strict=False,
     )
-    for entry, played, result, deal in stored:
+    for stored, played, result, deal in each:
         rows.append(
             {
-                "entry": entry,
+                "entry": stored,  # the stored ``Round`` (its id for the edit and delete links)
                 "result": result,
                 "round": played,
                 "dealer": deal[0],

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from scoring import offline
+from scoring import webapp
 from scoring.device import game_records, game_summaries, remember, stats_context
 from scoring.downloads import csv_download, game_file_download
 from scoring.forms import (
@@ -58,7 +58,7 @@ def healthz(request: HtmxHttpRequest) -> HttpResponse:
 @require_safe
 def manifest(request: HtmxHttpRequest) -> HttpResponse:
     """The web app manifest, in the phone's language."""
-    response = JsonResponse(offline.manifest(), json_dumps_params={"ensure_ascii": False})
+    response = JsonResponse(webapp.manifest(), json_dumps_params={"ensure_ascii": False})
     response["Content-Type"] = "application/manifest+json"
     response["Cache-Control"] = "no-cache"
     patch_vary_headers(response, ("Cookie", "Accept-Language"))
@@ -69,7 +69,7 @@ def manifest(request: HtmxHttpRequest) -> HttpResponse:
 def service_worker(request: HtmxHttpRequest) -> HttpResponse:
     """The service worker, from the site's root so that it serves every page; never cached
     long, so that the phone sees a deploy at once."""
-    context = {"config": offline.worker_config()}
+    context = {"config": webapp.worker_config()}
     response = render(request, "sw.js", context, content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     return response

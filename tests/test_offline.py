@@ -14,7 +14,7 @@ from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.urls import reverse
 
-from scoring import offline
+from scoring import webapp
 from scoring.caching import code_version
 from scoring.models import Game, Round
 from scoring.referee.variants import VARIANTS
@@ -46,7 +46,7 @@ def test_the_manifest_answers_at_its_path_and_follows_the_language(client):
     assert manifest["display"] == "standalone"
     assert manifest["start_url"] == "/" and manifest["scope"] == "/"
     assert manifest["lang"] == "en" and manifest["description"].startswith("Score sheet")
-    assert manifest["theme_color"] == offline.THEME_LIGHT
+    assert manifest["theme_color"] == webapp.THEME_LIGHT
 
     client.cookies["django_language"] = "fr"
     french = json.loads(client.get("/manifest.json").content)
@@ -74,11 +74,11 @@ def test_every_page_links_the_manifest_icons_and_both_theme_colours(client):
         assert '<link rel="manifest" href="/manifest.json">' in html, url
         assert 'rel="apple-touch-icon" href="/static/icons/apple-touch-icon.png"' in html
         assert (
-            f'<meta name="theme-color" content="{offline.THEME_LIGHT}"'
+            f'<meta name="theme-color" content="{webapp.THEME_LIGHT}"'
             ' media="(prefers-color-scheme: light)">' in html
         )
         assert (
-            f'<meta name="theme-color" content="{offline.THEME_DARK}"'
+            f'<meta name="theme-color" content="{webapp.THEME_DARK}"'
             ' media="(prefers-color-scheme: dark)">' in html
         )
 
@@ -86,9 +86,9 @@ def test_every_page_links_the_manifest_icons_and_both_theme_colours(client):
 def test_the_theme_colours_are_the_colours_of_the_page():
     css = Path(finders.find("css/app.css")).read_text()
     light, dark = css.split("@media (prefers-color-scheme: dark)")[:2]
-    assert f"--accent: {offline.THEME_LIGHT}" in light  # the bar of the light theme
-    assert f"--paper: {offline.THEME_DARK}" in dark  # the page of the dark theme
-    assert f"--paper: {offline.BACKGROUND}" in light
+    assert f"--accent: {webapp.THEME_LIGHT}" in light  # the bar of the light theme
+    assert f"--paper: {webapp.THEME_DARK}" in dark  # the page of the dark theme
+    assert f"--paper: {webapp.BACKGROUND}" in light
 
 
 def test_the_service_worker_is_served_from_the_root_never_cached_long(client):

@@ -1,7 +1,9 @@
-"""Forms: a new game, and a round as the table enters it.
+"""Forms: a new game, a round as the table enters it, and every other change to a game. Each
+form that changes a game owns its ``save()``: it calls the ``Game`` method (which locks,
+checks with the referee and stores) and puts the refusal on the field at fault.
 
 Every control is a form field rendered by Django's form machinery, so each has a
-name, a value and its errors from one place. A round form has, per player, a
+name, a value and its errors from one place. A Tamalou round form has, per player, a
 hidden field of card codes (filled by the card picker) and a visible field for
 a typed total (the numeric keypad); penalty points are a formset. The form only
 reads what was typed into a ``RoundEntry``; the referee checks the round with the

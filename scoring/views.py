@@ -1,5 +1,6 @@
-"""Pages of the score sheet. Each view looks up, validates with a form, calls the model, and
-renders or redirects; htmx requests get the named partial of the same template."""
+"""The pages. Each view looks up, binds a form and calls its ``save()`` (which calls the
+``Game`` method), then renders or redirects; htmx requests get the named partial of the same
+template. HTTP caching is ``scoring.httpcache``'s decorators."""
 
 from __future__ import annotations
 

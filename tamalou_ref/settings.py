@@ -111,7 +111,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
                 "django.contrib.messages.context_processors.messages",
-                "scoring.offline.theme_colours",
+                "scoring.webapp.theme_colours",
             ],
         },
     },

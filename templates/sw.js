@@ -5,7 +5,9 @@
 // marked with the time it was kept (data-kept-at), which static/js/offline.js shows.
 // Caches are named after the version of the code: a deploy installs a new worker, which keeps
 // the pages again with the new files and deletes the old caches.
-const CONFIG = {{ config }};
+// Its configuration (scoring.offline.worker_config) is JSON in a string, so that this file is
+// JavaScript before the server fills it in too (Biome lints it).
+const CONFIG = JSON.parse("{{ config|escapejs }}");
 const PREFIX = "tamalou-";
 const STATIC = `${PREFIX}static-${CONFIG.version}`;
 const PAGES = (language) => `${PREFIX}pages-${language}-${CONFIG.version}`;

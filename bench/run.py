@@ -163,7 +163,9 @@ def first_visit_cookies(url: str) -> str:
 
 # What a module imports at once (`import … from "./x.js";`, `import "./x.js";`): loaded with it.
 # An `import("./x.js")` waits for the moment it is needed, so it is not part of the first load.
-STATIC_IMPORT = re.compile(rb"""(?:^|[;\n])\s*(?:import|export)\b[^;("']*?['"](\.{1,2}/[^'"]+)['"]\s*;""")
+STATIC_IMPORT = re.compile(
+    rb"""(?:^|[;\n])\s*(?:import|export)\b[^;("']*?['"](\.{1,2}/[^'"]+)['"]\s*;"""
+)
 
 
 def page_weight(base: str, sheet: str) -> dict:

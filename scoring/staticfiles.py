@@ -1,11 +1,11 @@
 """How static files are shipped in production: whitenoise's storage (hashed names,
 compressed copies; the imports of the app's modules name the hashed files), with the app's
-own scripts sent without their comments, blank lines and indentation. The sources stay commented; the first load of a sheet stays within its budget
-(``make bench``).
+own scripts sent without their comments, blank lines and indentation. The sources stay
+commented; the first load of a sheet stays within its budget (``make bench``).
 
 The stripping is line by line and keeps every line break, so statements end where they did:
 it is only for scripts whose strings and template literals each hold on one line, as ours do
-(``tests/test_production.py`` checks it).
+(``test_the_scripts_as_shipped_still_parse`` in ``tests/test_browser.py`` checks it).
 """
 
 from __future__ import annotations
@@ -30,7 +30,10 @@ class ShippedStaticFiles(CompressedManifestStaticFilesStorage):
     # extensions name files that are not there (`import "htmx"`): its patterns, on ours only.
     patterns = (
         *CompressedManifestStaticFilesStorage.patterns,
-        (f"{OWN_SCRIPTS}*.js", ManifestStaticFilesStorage._js_module_import_aggregation_patterns[1]),
+        (
+            f"{OWN_SCRIPTS}*.js",
+            ManifestStaticFilesStorage._js_module_import_aggregation_patterns[1],
+        ),
     )
 
     def _save(self, name, content):

@@ -39,7 +39,7 @@ async function keep(url, response, remember) {
 async function refresh(url) {
   try {
     await keep(url, await fetch(url, { credentials: "same-origin" }), true);
-  } catch (error) {
+  } catch {
     // offline again: the kept copy stays
   }
 }
@@ -74,7 +74,7 @@ async function precache() {
           headers: { "Accept-Language": language },
         });
         await keep(url, response, false);
-      } catch (error) {
+      } catch {
         // kept on the next visit instead
       }
     }
@@ -106,7 +106,7 @@ self.addEventListener("activate", (event) => {
 // Pages the phone asks to keep: the sheets of its games (named by the home page, or open when
 // they changed), and the page that was open when this worker took over.
 self.addEventListener("message", (event) => {
-  const urls = (event.data && event.data.keep) || [];
+  const urls = event.data?.keep || [];
   const own = urls
     .map((url) => new URL(url, self.location.origin))
     .filter((url) => url.origin === self.location.origin && !url.pathname.startsWith(CONFIG.staticPrefix))
@@ -119,7 +119,7 @@ async function page(event) {
     const response = await fetch(event.request);
     event.waitUntil(keep(event.request.url, response.clone(), true));
     return response;
-  } catch (error) {
+  } catch {
     return (
       (await kept(event.request.url)) ||
       new Response("Hors connexion — Offline", {

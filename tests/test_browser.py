@@ -531,7 +531,10 @@ def test_the_scripts_as_shipped_still_parse(browser, settings, tmp_path):
         requested.add(path)
         if path == f"/g/{game.edit_key}/":
             policy = sheet["Content-Security-Policy"]
-            headers = {"Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": policy}
+            headers = {
+                "Content-Type": "text/html; charset=utf-8",
+                "Content-Security-Policy": policy,
+            }
             route.fulfill(body=sheet.content, headers=headers)
         elif path.startswith("/static/") and file.is_file():
             route.fulfill(path=file, content_type=mimetypes.guess_type(file.name)[0])

@@ -1,8 +1,7 @@
 // A round saved without a connection (imported by offline.js at that moment): kept on the
 // phone, the form goes on to the next round. And a kept round put back into the form.
-import { pendingBox } from "./page.js";
 import { keptRound } from "./queue.js";
-import { putKept } from "./store.js";
+import { pendingBox, putKept } from "./store.js";
 
 export function renumber(form, number) {
   const field = form.querySelector("input[name=number]");

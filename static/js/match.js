@@ -1,5 +1,6 @@
 // The Tambouille match sheet: the keypad's "next" key and the thinking timer (timer.js).
 import { enterGoesOn } from "./next-field.js";
+import { noteUnderHeading } from "./note.js";
 import { clockAt } from "./timer.js";
 
 // The keypad's Enter goes on to the next player's count; on the last one it saves.
@@ -10,15 +11,7 @@ enterGoesOn(/^count_\d+$/, "submit");
 document.addEventListener("htmx:sendError", (event) => {
   const f = event.detail.elt;
   if (!(f instanceof HTMLFormElement) || f.id !== "counts-form") return;
-  let alert = f.querySelector(".offline-alert");
-  if (!alert) {
-    alert = document.createElement("p");
-    alert.className = "error offline-alert";
-    alert.setAttribute("role", "alert");
-    f.querySelector("h2").after(alert);
-  }
-  alert.textContent = f.dataset.offline;
-  alert.scrollIntoView({ block: "center" });
+  noteUnderHeading(f, "error offline-alert", "alert", f.dataset.offline).scrollIntoView({ block: "center" });
 });
 
 // A refused turn round comes back with its messages: show the first one.

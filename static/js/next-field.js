@@ -9,7 +9,7 @@ export const nextField = (fields, field) => fields[fields.indexOf(field) + 1] ||
 export function enterGoesOn(names, last) {
   document.addEventListener("keydown", (event) => {
     const field = event.target;
-    if (event.key !== "Enter" || !field.form || !names.test(field.name || "")) return;
+    if (event.key !== "Enter" || !field.form || !names.test(field.name)) return;
     const next = nextField(
       [...field.form.elements].filter((one) => names.test(one.name)),
       field,

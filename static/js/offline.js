@@ -1,8 +1,7 @@
 // Offline (see the README): registers the service worker, says when a page is the copy kept on
 // the phone. A round saved without a connection is kept on the phone by keep.js, imported at
 // that moment; pending.js, imported only while rounds wait, shows and sends them.
-import { formIsEmpty, keptAt, pendingBox, roundForm, showBanner } from "./page.js";
-import { countKept } from "./store.js";
+import { countKept, formIsEmpty, keptAt, pendingBox, roundForm, showBanner } from "./store.js";
 
 const script = document.querySelector("script[data-worker]");
 if ("serviceWorker" in navigator && script) {

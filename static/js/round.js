@@ -25,10 +25,10 @@ function setTarget(f, seat) {
   });
   const legend = f.querySelector(".picker legend");
   const box = f.querySelector(`.hand[data-seat="${seat}"]`);
-  if (legend && box) {
-    legend.textContent = f.dataset.addTo.replace("{name}", box.querySelector(".who").textContent);
-  } else if (legend) {
-    legend.textContent = f.querySelector(".penalty-cards .who").textContent;
+  if (legend) {
+    legend.textContent = box
+      ? f.dataset.addTo.replace("{name}", box.querySelector(".who").textContent)
+      : f.querySelector(".penalty-cards .who").textContent;
   }
   f.querySelectorAll(".picker button[name=pick]").forEach((button) => {
     button.value = `${seat}:${button.dataset.card}`;
@@ -38,18 +38,17 @@ function setTarget(f, seat) {
 function chip(f, seat, code, index) {
   const pick = pickButton(f, code);
   const name = pick ? pick.dataset.name : code;
-  const button = document.createElement("button");
-  button.type = "submit";
-  button.name = "unpick";
-  button.value = `${seat}:${index}`;
-  button.className = `chip${pick?.classList.contains("red") ? " red" : ""}`;
+  const button = Object.assign(document.createElement("button"), {
+    type: "submit",
+    name: "unpick",
+    value: `${seat}:${index}`,
+    className: `chip${pick?.classList.contains("red") ? " red" : ""}`,
+  });
   button.dataset.card = code;
   button.setAttribute("aria-label", f.dataset.remove.replace("{card}", name));
-  button.append(`${name} `);
-  const cross = document.createElement("span");
+  const cross = Object.assign(document.createElement("span"), { textContent: "✕" });
   cross.setAttribute("aria-hidden", "true");
-  cross.textContent = "✕";
-  button.append(cross);
+  button.append(`${name} `, cross);
   return button;
 }
 
@@ -136,14 +135,7 @@ document.addEventListener("htmx:confirm", (event) => {
   if (event.detail.triggeringEvent?.submitter?.name !== "save") return;
   if ([...f.elements].some((field) => entered.test(field.name) && field.value.trim())) return;
   event.preventDefault();
-  let hint = f.querySelector(".empty-hint");
-  if (!hint) {
-    hint = document.createElement("p");
-    hint.className = "hint empty-hint";
-    hint.setAttribute("role", "status");
-    f.querySelector("h2").after(hint);
-  }
-  hint.textContent = f.dataset.empty;
+  import("./note.js").then((note) => note.noteUnderHeading(f, "hint empty-hint", "status", f.dataset.empty));
 });
 
 // After the server redrew the form (a refusal, another penalty row), show what changed:

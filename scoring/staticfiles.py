@@ -27,7 +27,10 @@ class ShippedStaticFiles(CompressedManifestStaticFilesStorage):
     # The app's scripts are ES modules: their `import … from "./x.js";` and `import("./x.js")`
     # must name the hashed files too. Django 5.2 rewrites module imports only with
     # `support_js_module_import_aggregation`, and then in every script, where htmx's vendored
-    # extensions name files that are not there (`import "htmx"`): its patterns, on ours only.
+    # extensions name files that are not there (`import("../htmx")` in a JSDoc type): its
+    # patterns, on ours only.
+    # A module's hash covers the hashed names it imports, so no two modules may import each
+    # other, directly or not (collectstatic stops: "Max post-process passes exceeded").
     patterns = (
         *CompressedManifestStaticFilesStorage.patterns,
         (

@@ -54,6 +54,7 @@ browsers:
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/tamalou
 test: install browsers js lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
+	node --test tests/js/
 	$(BIN)/python -m pytest -n auto
 	@if $(BIN)/python scripts/postgres_available.py "$(POSTGRES_URL)"; then \
 		echo "Again on PostgreSQL ($(POSTGRES_URL))"; \
@@ -64,13 +65,18 @@ test: install browsers js lint
 		echo "No PostgreSQL at $(POSTGRES_URL): the suite ran on SQLite only."; \
 	fi
 
-lint: $(VENV)/.installed
+# Python with ruff; the JavaScript (static/js, tests/js, the service worker) with Biome
+# (biome.json), warnings included.
+BIOME := node_modules/.bin/biome
+lint: $(VENV)/.installed js
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIOME) lint --error-on-warnings
 
-format: $(VENV)/.installed
+format: $(VENV)/.installed js
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+	$(BIOME) lint --write
 
 # Production: DEBUG=0 and the environment described in the README (SECRET_KEY, ALLOWED_HOSTS,
 # DATABASE_URL, ...); static files collected hashed and compressed, served by whitenoise.

@@ -3,9 +3,14 @@ scroll positions, the keypad, the htmx flows, tap targets and the dark theme."""
 
 from __future__ import annotations
 
+import json
+import mimetypes
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
+from django.core.management import call_command
+from django.test import Client
 from playwright.sync_api import Page, expect
 
 from scoring.models import Game, Round
@@ -500,16 +505,59 @@ def test_the_end_of_a_game_with_its_chart_in_both_themes(browser, live_server, s
     context.close()
 
 
-def test_the_scripts_as_shipped_still_parse(browser):
-    """Production ships the app's scripts without comments and indentation
-    (scoring/staticfiles.py): each must still be a valid script, and keep its one-line strings."""
+def test_the_scripts_as_shipped_still_parse(browser, settings, tmp_path):
+    """Production ships the app's modules hashed, each import naming the hashed file, and
+    without comments and indentation (scoring/staticfiles.py): a sheet served from the
+    collected files under its own Content-Security-Policy runs them (the picker answers a tap),
+    every module imports, and each keeps its one-line strings."""
     from scoring.staticfiles import strip_script
 
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "scoring.staticfiles.ShippedStaticFiles"},
+    }
+    call_command("collectstatic", interactive=False, verbosity=0)
+    settings.DEBUG = False
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina"])
+    sheet = Client().get(f"/g/{game.edit_key}/")
+    hashed = json.loads((tmp_path / "staticfiles.json").read_text())["paths"]
+
+    requested = set()
+
+    def serve(route):
+        path = urlsplit(route.request.url).path
+        file = tmp_path / path.removeprefix("/static/")
+        requested.add(path)
+        if path == f"/g/{game.edit_key}/":
+            policy = sheet["Content-Security-Policy"]
+            headers = {
+                "Content-Type": "text/html; charset=utf-8",
+                "Content-Security-Policy": policy,
+            }
+            route.fulfill(body=sheet.content, headers=headers)
+        elif path.startswith("/static/") and file.is_file():
+            route.fulfill(path=file, content_type=mimetypes.guess_type(file.name)[0])
+        else:
+            route.fulfill(status=404)
+
     page = browser.new_page()
-    for path in sorted((Path(__file__).resolve().parent.parent / "static" / "js").glob("*.js")):
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.route("http://shipped.test/**", serve)
+    page.goto(f"http://shipped.test/g/{game.edit_key}/")
+    page.locator('.picker button[data-card="KH"]').click()
+    expect(page.locator('.hand[data-seat="0"] .chips .chip')).to_have_count(1)
+    sources = sorted((Path(__file__).resolve().parent.parent / "static" / "js").glob("*.js"))
+    for path in sources:
         source = path.read_text()
-        shipped = strip_script(source)
+        shipped = (tmp_path / hashed[f"js/{path.name}"]).read_text()
+        assert shipped == strip_script(shipped), path.name  # as production strips it
         assert all(line.count("`") % 2 == 0 for line in source.splitlines()), path.name
         assert "\n//" not in "\n" + shipped and len(shipped) < len(source), path.name
-        assert page.evaluate("(s) => { new Function(s); return true; }", shipped), path.name
+        url = f"/static/{hashed[f'js/{path.name}']}"
+        assert page.evaluate("(url) => import(url).then(() => true)", url), path.name
+    assert errors == []
+    shipped_names = {f"/static/{name}" for name in hashed.values()}
+    assert {path for path in requested if path.startswith("/static/")} <= shipped_names
     page.close()

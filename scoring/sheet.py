@@ -155,7 +155,9 @@ def description(game: Game, sheet: engine.ScoreSheet, rows: list[dict]) -> str:
         else:
             played = ngettext("%(n)s round played", "%(n)s rounds played", n)
         leaders = [row for row in rows if row["leader"]]
-        lead = ngettext("Leader: %(names)s (%(total)s)", "Leaders: %(names)s (%(total)s)", len(leaders))
+        lead = ngettext(
+            "Leader: %(names)s (%(total)s)", "Leaders: %(names)s (%(total)s)", len(leaders)
+        )
         names = ", ".join(row["name"] for row in leaders)
         said += [played % {"n": n}, lead % {"names": names, "total": points(leaders[0]["total"])}]
     else:

@@ -368,3 +368,18 @@ def test_statistics_of_a_phone_without_games_say_so_and_home_links_to_them(clien
     page = client.get("/stats/").content.decode()
     assert "No round played on this phone yet" in page
     assert 'href="/stats/"' in client.get("/").content.decode()
+
+
+def test_the_count_of_finished_games_agrees_with_its_number_in_both_languages(client):
+    """"(1 terminées)" was the plural of the games, not of the finished ones."""
+    games = [make_game("koubo", ("Léa", "Marc"), {"rounds": 2}) for _ in range(3)]
+    for game in games:
+        save(client, game, 1, (2, 9), caller="Léa")
+    save(client, games[0], 2, (4, 4))
+    french = in_french(client, "/stats/").content.decode()
+    assert "D’après les 3 parties que connaît ce téléphone (1 terminée)" in french
+    client.cookies["django_language"] = "en"
+    assert "From the 3 games this phone knows (1 finished)" in client.get("/stats/").content.decode()
+    save(client, games[2], 2, (1, 9))
+    french = in_french(client, "/stats/").content.decode()
+    assert "D’après les 3 parties que connaît ce téléphone (2 terminées)" in french

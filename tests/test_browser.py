@@ -455,6 +455,17 @@ def finished_dutch_game(players: list[str], seed: int = 5) -> Game:
     return game
 
 
+# SVG paints in document order: a landmark's label painted after every curve and marker is
+# over them. The labels whose paint comes after the last polyline.
+LABEL_ON_TOP = """() => {
+  const curves = [...document.querySelectorAll("#chart polyline")];
+  const last = curves[curves.length - 1];
+  return [...document.querySelectorAll("#chart text.lm")]
+    .filter((label) => last.compareDocumentPosition(label) & Node.DOCUMENT_POSITION_FOLLOWING)
+    .map((label) => label.textContent);
+}"""
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_end_of_a_game_with_its_chart_in_both_themes(browser, live_server, scheme):
     game = finished_dutch_game(["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé", "Inès", "Hugo"])
@@ -486,6 +497,8 @@ def test_the_end_of_a_game_with_its_chart_in_both_themes(browser, live_server, s
     shoot(page, f"10-end-of-game-{scheme}")
     page.screenshot(path=SCREENSHOTS / f"10-end-of-game-{scheme}-screen.png")
     page.locator("#chart").scroll_into_view_if_needed()
+    # The landmark's label is drawn over the curves, on a plate of the chart's background.
+    assert page.evaluate(LABEL_ON_TOP) == ["100: out"]
     page.screenshot(path=SCREENSHOTS / f"10-end-of-game-{scheme}-chart.png")
     again = finished_dutch_game(["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé", "Inès", "Hugo"], 9)
     page.goto(f"{live_server.url}/g/{again.edit_key}/")  # this phone knows both games now

@@ -140,7 +140,7 @@ def test_a_finished_game_shows_the_ranking_the_chart_and_its_moments(client):
     assert standings[:3] == ["Marc", "Léa", "Nina"]
     french = in_french(client, f"/g/{game.edit_key}/")
     text = french.content.decode()
-    assert "Meilleure manche :</strong> Léa, −20 à la manche 1" in text
+    assert "Meilleure manche\u202f:</strong> Léa, −20 à la manche 1" in text
     assert "Moments de la partie" in text and "Graphique des totaux" in text
 
 
@@ -206,7 +206,7 @@ def test_the_csv_of_a_sheet_from_both_links_and_the_command(client):
     assert out.getvalue() == text[1:]
     french = StringIO()
     call_command("export_game", f"/g/{game.edit_key}/", "--csv", stdout=french)
-    assert french.getvalue().startswith("Manche,Léa : score,")
+    assert french.getvalue().startswith("Manche,Léa\u202f: score,")
     assert (
         in_french(client, f"/g/{game.edit_key}/sheet.csv").content[3:] == french.getvalue().encode()
     )

@@ -255,7 +255,7 @@ def test_a_name_with_separators_stays_one_cell_and_never_a_formula(client, separ
     text = client.get(f"/g/{game.edit_key}/sheet.csv").content.decode()[1:]
     header = text.split("\r\n")[0]
     assert header.startswith(
-        'Round,"a;\'=2+5;: score","b,\'=1+1: score",\'-Marc: score,\'@x: score,'
+        "Round,\"a;'=2+5;: score\",\"b,'=1+1: score\",'-Marc: score,'@x: score,"
     )
     rows = list(csv.reader(io.StringIO(text), delimiter=separator))
     cells = [cell for row in rows for cell in row]
@@ -371,7 +371,7 @@ def test_statistics_of_a_phone_without_games_say_so_and_home_links_to_them(clien
 
 
 def test_the_count_of_finished_games_agrees_with_its_number_in_both_languages(client):
-    """"(1 terminées)" was the plural of the games, not of the finished ones."""
+    """ "(1 terminées)" was the plural of the games, not of the finished ones."""
     games = [make_game("koubo", ("Léa", "Marc"), {"rounds": 2}) for _ in range(3)]
     for game in games:
         save(client, game, 1, (2, 9), caller="Léa")
@@ -379,7 +379,8 @@ def test_the_count_of_finished_games_agrees_with_its_number_in_both_languages(cl
     french = in_french(client, "/stats/").content.decode()
     assert "D’après les 3 parties que connaît ce téléphone (1 terminée)" in french
     client.cookies["django_language"] = "en"
-    assert "From the 3 games this phone knows (1 finished)" in client.get("/stats/").content.decode()
+    english = client.get("/stats/").content.decode()
+    assert "From the 3 games this phone knows (1 finished)" in english
     save(client, games[2], 2, (1, 9))
     french = in_french(client, "/stats/").content.decode()
     assert "D’après les 3 parties que connaît ce téléphone (2 terminées)" in french

@@ -526,3 +526,36 @@ def test_the_scripts_as_shipped_still_parse(browser):
         assert "\n//" not in "\n" + shipped and len(shipped) < len(source), path.name
         assert page.evaluate("(s) => { new Function(s); return true; }", shipped), path.name
     page.close()
+
+
+@pytest.mark.parametrize(("width", "height", "language"), [(390, 844, "fr"), (360, 740, "en")])
+def test_names_with_joined_emoji_are_typed_kept_and_shown(
+    browser, live_server, width, height, language
+):
+    """👩‍🍳 (a joiner), 👨‍👩‍👧 (two), a flag and a skin tone: typed on the phone, the game starts
+    with them; a zero width space is refused next to its field, in the page's language."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        is_mobile=True,
+        locale={"fr": "fr-FR", "en": "en-GB"}[language],
+    )
+    page = context.new_page()
+    names = ["Chef 👩\u200d🍳", "👨\u200d👩\u200d👧", "Zoé 🇫🇷", "👍🏽 Marc"]
+    page.goto(f"{live_server.url}/new/cabo_bruxellois/")
+    page.locator("#id_name_0").fill(names[0])
+    page.locator("#id_name_1").fill("Ma\u200brc")
+    start = {"fr": "Commencer la partie", "en": "Start the game"}[language]
+    page.get_by_role("button", name=start).tap()
+    refusal = {"fr": "caractère de contrôle invisible", "en": "invisible control character"}
+    expect(page.locator("main")).to_contain_text(refusal[language])
+    assert not Game.objects.exists()
+    for seat, name in enumerate(names):
+        page.locator(f"#id_name_{seat}").fill(name)
+    page.get_by_role("button", name=start).tap()
+    expect(page.locator(".standings")).to_contain_text(names[1])
+    assert Game.objects.get().players == names
+    for name in names:
+        expect(page.locator("main")).to_contain_text(name)
+    assert_fits_the_phone(page)
+    shoot(page, f"30-emoji-names-{language}-{width}")

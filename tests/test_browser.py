@@ -559,3 +559,4 @@ def test_names_with_joined_emoji_are_typed_kept_and_shown(
         expect(page.locator("main")).to_contain_text(name)
     assert_fits_the_phone(page)
     shoot(page, f"30-emoji-names-{language}-{width}")
+    context.close()  # its sheet polls for live updates: not after the test's server is gone

@@ -22,9 +22,11 @@ gettext:
 		echo "Installing Debian's gettext for the translations"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; }
 
-# Collect new strings into the French catalogue after changing texts (then translate them).
+# Collect new strings into the French catalogue after changing texts (then translate them, and
+# run it again: it also puts French typography's narrow no-break spaces in the translations).
 messages: gettext $(VENV)/.installed
 	$(BIN)/python manage.py makemessages -l fr --no-location --no-wrap --ignore=.venv --ignore=screenshots --ignore=tests --ignore=mutants
+	$(BIN)/python scripts/french_typography.py locale/fr/LC_MESSAGES/django.po
 
 $(VENV)/.installed: requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

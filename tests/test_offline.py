@@ -296,11 +296,11 @@ def test_the_pending_round_speaks_the_language_of_the_page(client):
     ]
     assert 'data-text="Manche {n}"' in pending
     assert 'data-text="{name} a annoncé Tamalou"' in pending
-    assert "en attente : pas encore comptée par l’arbitre" in pending
+    assert "en attente\u202f: pas encore comptée par l’arbitre" in pending
     assert 'data-text="Ajouter la mienne comme manche {n}"' in pending
     assert "Remplacer la leur par la mienne" in pending
     banner = re.search(r'<p id="offline-banner"[^>]*>', html)[0]
-    assert 'data-kept="Hors connexion : dernier état connu, depuis le {time}."' in banner
+    assert 'data-kept="Hors connexion\u202f: dernier état connu, depuis le {time}."' in banner
 
 
 def test_a_round_sent_with_a_blank_penalty_bookkeeping_is_read_as_sent(client):

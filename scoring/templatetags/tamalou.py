@@ -43,6 +43,13 @@ def explain(note: Note) -> str:
 
 
 @register.filter
+def referee_text(message: str) -> str:
+    """One of the referee's texts (a summary, a rule, a setting's label) in the page's
+    language, with true minus signs: ``{{ variant.summary|referee_text }}``."""
+    return display.text(message)
+
+
+@register.filter
 def card_name(card: Card) -> str:
     """A card as players read it in the page's language: ``R♥`` in French, ``K♥`` in English."""
     return name_of_card(card, gettext)

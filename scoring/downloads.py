@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from scoring.models import Game
 from scoring.referee import gamefile
+from scoring.spreadsheet import file_name as csv_file_name
 from scoring.spreadsheet import sheet_csv
 
 
@@ -23,9 +24,8 @@ def game_file_download(game: Game) -> HttpResponse:
 def csv_download(game: Game) -> HttpResponse:
     """The sheet as CSV (see ``scoring.spreadsheet``), with a byte order mark so that
     spreadsheets opening it with a double tap read its accents as UTF-8."""
-    response = HttpResponse(
-        "\ufeff" + sheet_csv(game.score()), content_type="text/csv; charset=utf-8"
-    )
-    stamp = timezone.localdate(game.created_at).isoformat()
-    response["Content-Disposition"] = f'attachment; filename="tamalou-{game.variant}-{stamp}.csv"'
+    sheet = game.score()
+    response = HttpResponse("\ufeff" + sheet_csv(sheet), content_type="text/csv; charset=utf-8")
+    name = csv_file_name(sheet, timezone.localdate(game.created_at))
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

@@ -326,9 +326,13 @@ def _read_manifest(archive: zipfile.ZipFile) -> list[Entry]:
             data.decode("utf-8-sig"),
             object_pairs_hook=_no_duplicate_keys,
             parse_constant=_refuse_constant,
+            parse_int=gamefile.parse_int,
+            parse_float=gamefile.parse_float,
         )
-    except GameError:
+    except BackupError:
         raise
+    except GameError as error:  # a number too long, refused before Python converts it
+        raise BackupError("{file}: {problem}", file=MANIFEST, problem=str(error)) from None
     except (ValueError, RecursionError) as error:
         if isinstance(error, UnicodeDecodeError):
             problem = "it is not UTF-8 text"

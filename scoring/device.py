@@ -1,20 +1,17 @@
-"""The games of this device: their edit keys in its session, newest first."""
+"""The games of this device: their edit keys in its session (a signed cookie), newest first.
+
+Earlier versions kept the list in a plain cookie (``tamalou_games``), which anybody able to
+set a cookie for the site could fill with keys of their choice: it is no longer read.
+"""
 
 from __future__ import annotations
-
-import re
 
 from django.http import HttpRequest
 
 MAX_GAMES = 60
-OLD_COOKIE = "tamalou_games"  # where earlier versions kept the list: dot-separated keys
-KEY = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 def device_games(request: HttpRequest) -> list[str]:
-    if "games" not in request.session and OLD_COOKIE in request.COOKIES:
-        kept = [k for k in request.COOKIES[OLD_COOKIE].split(".") if KEY.fullmatch(k)]
-        request.session["games"] = kept[:MAX_GAMES]  # carried over once, nothing lost
     return list(request.session.get("games", []))
 
 

@@ -28,6 +28,7 @@ from scoring.forms import (
     apply_row_action,
     error_texts,
 )
+from scoring.limits import IMPORT, NEW_GAME, SYNC, limited
 from scoring.match import ClockForm, CountsForm
 from scoring.models import Conflict, Game
 from scoring.referee import engine, gamefile, story
@@ -128,6 +129,7 @@ def new_game(request) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@limited(NEW_GAME)
 def new_game_variant(request, variant: str) -> HttpResponse:
     if variant not in engine.GAMES:
         raise Http404
@@ -158,6 +160,7 @@ def new_game_variant(request, variant: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@limited(IMPORT)
 def import_game(request) -> HttpResponse:
     error = None
     if request.method == "POST":
@@ -316,6 +319,7 @@ def conflict(request, game: Game, posted: RoundForm | CountsForm) -> HttpRespons
 
 
 @require_POST
+@limited(SYNC)
 def sync_round(request, key: str) -> JsonResponse:
     """A round entered while the phone was offline (static/js/offline.js), sent with the round
     form's own fields once the connection is back, or after the table chose what to do with
@@ -562,6 +566,7 @@ def resume_game(request, key: str) -> HttpResponse:
 
 
 @require_POST
+@limited(NEW_GAME)
 def rematch(request, key: str) -> HttpResponse:
     rematch = find_game("edit", key).rematch()
     remember(request, rematch.edit_key)

@@ -213,10 +213,10 @@ def test_every_limit_of_a_file_is_checked_in_time_linear_in_its_size():
     duplicated = "{" + ",".join(f'"k{i}": 0' for i in range(60)) + ', "k0": 1}'
     wide = "[" + ",".join(["[0]"] * 9_999) + "]"
     for text in (bomb, duplicated, wide, "[" * 500_000):
-        started = time.perf_counter()
+        started = time.process_time()
         with pytest.raises(GameError):
             read_game(text)
-        assert time.perf_counter() - started < 1
+        assert time.process_time() - started < 1
 
 
 def test_a_file_larger_than_2_mb_is_refused():

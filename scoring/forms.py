@@ -337,14 +337,14 @@ class RoundForm(forms.Form):
                 widget=forms.HiddenInput,
             )
         if data is not None:
-            # Posted without the formset's management form, with it blank, or counting fewer
-            # rows than were sent (penalty-TOTAL_FORMS=0 silently dropped every penalty): count
-            # the rows that were sent.
+            # Posted without the formset's management form, with it blank or not a count, or
+            # counting fewer rows than were sent (penalty-TOTAL_FORMS=0 silently dropped every
+            # penalty): count the rows that were sent.
             rows = [re.match(r"penalty-(\d{1,2})-", key) for key in data]
             sent = max((int(row[1]) + 1 for row in rows if row), default=0)
             total = str(data.get("penalty-TOTAL_FORMS", "")).strip()
             given = total.lstrip("0") or "0"
-            if not total or (given.isascii() and given.isdigit() and int(given[:4]) < sent):
+            if not total or not (given.isascii() and given.isdigit() and int(given[:4]) >= sent):
                 data = data.copy()
                 data["penalty-TOTAL_FORMS"] = str(sent)
                 if not str(data.get("penalty-INITIAL_FORMS", "")).strip():

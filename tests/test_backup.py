@@ -754,3 +754,25 @@ def test_restore_games_on_the_command_line_names_a_missing_member(command_line):
         "restore_games: games/missing.game.json (game 1 of manifest.json): the archive has no "
         "file games/missing.game.json."
     ]
+
+
+@pytest.mark.django_db
+def test_games_that_unpack_past_the_limit_are_refused_before_any_is_read(
+    parts, tmp_path, monkeypatch
+):
+    """Game files may have 2 MB each: a small archive of many well-packed ones must not have
+    the restore read and score for hours."""
+    from scoring import backup
+
+    sizes = [len(data) for name, data in parts.members.items()]
+    monkeypatch.setattr(backup, "MAX_GAMES_BYTES", sum(sizes) - 1)
+    before = database()
+    line = refused(parts.write(tmp_path / "big.zip"))
+    assert line.endswith(
+        f"the games of this backup unpack to more than {(sum(sizes) - 1) // 1_000_000} MB."
+    )
+    assert database() == before
+    monkeypatch.setattr(backup, "MAX_GAMES_BYTES", sum(sizes))
+    out = io.StringIO()
+    call_command("restore_games", str(parts.write(tmp_path / "just.zip")), stdout=out)
+    assert out.getvalue().startswith("2 game(s) restored from")

@@ -58,6 +58,7 @@ def test_reads_standard_input_with_a_dash():
             "score_game: Round 1, Marc: there is no 5♠ in",
         ),
         (b'{"format": ' + b"1" * 4301 + b"}", "score_game: the file holds a number longer than"),
+        (b'{"a\\nb": 1, "a\\nb": 2}', "score_game: the key 'a\\nb' is given twice"),
         (b'{"a": 1.' + b"0" * 5000 + b"}", "score_game: the file holds a number longer than"),
         (
             ("{" + ",".join(f'"k{i}":0' for i in range(150_000)) + "}").encode(),

@@ -15,10 +15,13 @@ import codecs
 from django.conf import settings
 from django.core.exceptions import BadRequest, RequestDataTooBig
 
+from scoring.errors import bad_request
+
 
 class Utf8Bodies:
     """Refuses (400) a request whose body names another charset than UTF-8, and (413) one
-    longer than MAX_REQUEST_BYTES."""
+    longer than MAX_REQUEST_BYTES, with the app's page at once: raised, with DEBUG on Django's
+    debug page would read the body to show it, and fail again."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
@@ -27,7 +30,7 @@ class Utf8Bodies:
         length = request.META.get("CONTENT_LENGTH") or ""
         limit = settings.MAX_REQUEST_BYTES
         if length.isascii() and length.isdigit() and (len(length) > 15 or int(length) > limit):
-            raise RequestDataTooBig("Request body exceeded settings.MAX_REQUEST_BYTES.")
+            return bad_request(request, RequestDataTooBig("Request body over MAX_REQUEST_BYTES"))
         charset = request.content_params.get("charset")
         if charset:
             try:
@@ -35,5 +38,5 @@ class Utf8Bodies:
             except LookupError:
                 name = "utf-8"  # Django ignores a charset it does not know: UTF-8 it is
             if name != "utf-8":
-                raise BadRequest("Request bodies must be UTF-8 encoded.")
+                return bad_request(request, BadRequest("Request bodies must be UTF-8 encoded."))
         return self.get_response(request)

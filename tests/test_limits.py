@@ -176,3 +176,22 @@ def test_the_probes_key_bomb_is_refused_next_to_the_field_within_a_second():
     assert response.status_code == 400 and elapsed < 1, elapsed
     assert 'role="alert">An object of the file has more than 64 keys.' in response.content.decode()
     assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_a_latin_1_form_with_a_csrf_cookie_and_origin_is_the_apps_400(settings, debug):
+    """Item 4 of issue 22, with DEBUG on too: Django's debug page would read the body again."""
+    settings.DEBUG = debug
+    client = Client(enforce_csrf_checks=True, REMOTE_ADDR="192.0.2.1")
+    client.cookies["csrftoken"] = "a" * 32
+    client.cookies["django_language"] = "en"
+    response = client.post(
+        "/new/tamalou/",
+        "name_0=L%E9a&name_1=Marc&action=create",
+        content_type="application/x-www-form-urlencoded; charset=latin-1",
+        HTTP_ORIGIN="http://testserver",
+        HTTP_X_CSRFTOKEN="a" * 32,
+    )
+    assert response.status_code == 400
+    assert "This request could not be read" in response.content.decode()
+    assert not Game.objects.exists()

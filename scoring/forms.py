@@ -440,14 +440,20 @@ class HandsForm(RoundForm):
                 max_length=400,
                 widget=forms.HiddenInput,
             )
-        if data is not None and not str(data.get("penalty-TOTAL_FORMS", "")).strip():
-            # Posted without the formset's management form (or with it blank): count the rows
-            # that were sent.
+        if data is not None:
+            # Posted without the formset's management form, with it blank or not a count, or
+            # counting fewer rows than were sent (penalty-TOTAL_FORMS=0 silently dropped every
+            # penalty): count the rows that were sent.
             rows = [re.match(r"penalty-(\d{1,2})-", key) for key in data]
-            data = data.copy()
-            data["penalty-TOTAL_FORMS"] = str(max((int(r[1]) + 1 for r in rows if r), default=0))
-            data["penalty-INITIAL_FORMS"] = "0"
-            self.data = data
+            sent = max((int(row[1]) + 1 for row in rows if row), default=0)
+            total = str(data.get("penalty-TOTAL_FORMS", "")).strip()
+            given = total.lstrip("0") or "0"
+            if not total or not (given.isascii() and given.isdigit() and int(given[:4]) >= sent):
+                data = data.copy()
+                data["penalty-TOTAL_FORMS"] = str(sent)
+                if not str(data.get("penalty-INITIAL_FORMS", "")).strip():
+                    data["penalty-INITIAL_FORMS"] = "0"
+                self.data = data
         penalty_initial = (initial or {}).get("penalties") or None
         self.penalties = PenaltyFormSet(
             data,

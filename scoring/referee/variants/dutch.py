@@ -13,7 +13,6 @@ from scoring.referee.variants.base import (
     SETUP_52,
     TURN,
     CardValues,
-    Landmark,
     Outcome,
     Play,
     Power,
@@ -24,8 +23,6 @@ from scoring.referee.variants.base import (
     house_settings,
     no_caller,
 )
-
-KNOCKOUT = Fraction(100)
 
 
 class Dutch(Variant):
@@ -92,17 +89,22 @@ class Dutch(Variant):
         ]
         return Outcome(hand_totals_scored(play), play.lowest(), play.strictly_lowest(caller), notes)
 
-    def landmarks(self) -> tuple[Landmark, ...]:
-        return (Landmark(KNOCKOUT, note(gettext_noop("{total}: out"), total=KNOCKOUT)),)
+    def limit_label(self, limit: Fraction) -> Note:
+        return note(gettext_noop("{total}: out"), total=limit)
 
     def knocked_out(self, standing: Standing) -> list[str]:
-        return [p for p in standing.in_game if standing.totals[p] >= KNOCKOUT]
+        """Every player still in whose running total reached the limit (T ≥ limit)."""
+        limit = self.limit
+        if limit is None:
+            return []
+        return [p for p in standing.in_game if standing.totals[p] >= limit]
 
     def knocked_out_note(self, player: str, total: Fraction) -> Note:
         return note(
-            gettext_noop("{player} has {total}, reaches 100 and is out of the game."),
+            gettext_noop("{player} has {total}, reaches {limit} and is out of the game."),
             player=player,
             total=total,
+            limit=self.limit,
         )
 
     def game_over(self, standing: Standing) -> bool:

@@ -5,24 +5,18 @@ The rules as players read them: /rules/dutch_toulousain/ (rules_variant.html).
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from scoring.referee.notes import gettext_noop, note, plural_noop
 from scoring.referee.variants.base import (
     END_SETTINGS,
     CardValues,
-    Landmark,
     Outcome,
     Play,
     Power,
     RedBlack,
-    Standing,
     Variant,
     hand_totals_scored,
     house_settings,
 )
-
-END_OVER = Fraction(100)
 
 
 class DutchToulousain(Variant):
@@ -158,9 +152,3 @@ class DutchToulousain(Variant):
     def next_deal(self, rotation: tuple[str, str], caller: str | None, winners: list[str]):
         """The dutcher deals the next round and the round winner plays first."""
         return (caller, winners[0]) if caller else rotation
-
-    def landmarks(self) -> tuple[Landmark, ...]:
-        return (Landmark(END_OVER, note(gettext_noop("over {total}: the end"), total=END_OVER)),)
-
-    def game_over(self, standing: Standing) -> bool:
-        return any(standing.totals[p] > END_OVER for p in standing.order)

@@ -21,6 +21,7 @@ from scoring.referee.variants.base import (
     Variant,
     call_succeeds,
     caller_or_lowest_others,
+    failed_call_note,
     house_settings,
     no_caller,
     why_caller_failed,
@@ -91,30 +92,27 @@ class Tamalou(Variant):
             return no_caller(play)
         caller, total = play.caller, play.t(play.caller)
         if call_succeeds(self, play):
-            scores = {p: (0 if p == caller else play.t(p)) for p in play.order}
+            scores = {p: (self.call_bonus if p == caller else play.t(p)) for p in play.order}
             notes = [
                 note(
                     gettext_noop(
                         "{caller} called {call} with {total} and was strictly lowest: "
-                        "0 points; the others score their hand totals."
+                        "{bonus}; the others score their hand totals."
                     ),
                     caller=caller,
                     call=self.call_word,
                     total=total,
+                    bonus=self.call_bonus,
                 )
             ]
             return Outcome(scores, [caller], True, notes)
 
         at_or_under = play.beaten_by(caller, strictly=False)
         scores = {p: (0 if p in at_or_under else play.t(p)) for p in play.order if p != caller}
-        scores[caller] = total
+        scores[caller] = total + self.call_penalty
         notes = [
             why_caller_failed(self, play),
-            note(
-                gettext_noop("The call fails: {caller} scores the hand total, {total}."),
-                caller=caller,
-                total=total,
-            ),
+            failed_call_note(caller, total, self.call_penalty, scores[caller]),
         ]
         if at_or_under:
             notes.append(

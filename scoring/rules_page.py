@@ -15,9 +15,8 @@ from django.utils.translation import gettext
 from scoring.display import rank_name
 from scoring.referee import engine, gamefile
 from scoring.referee.cards import JOKER, SUIT_SYMBOLS, UnknownCard, parse_card
-from scoring.referee.house import SettingError
+from scoring.referee.house import SettingError, SettingErrors
 from scoring.referee.notes import RANK_SYMBOLS
-from scoring.referee.numbers import NotANumber, parse_number
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import Variant
 from scoring.referee.variants.base import GENERAL_DECISIONS, Power
@@ -81,23 +80,23 @@ def card_lookup(variant: Variant, code: str | None) -> dict | None:
 
 
 def house_settings(variant: type[Variant], query) -> dict:
-    """A game's house settings given in the query (``?joker_value=20``), as its sheet links
-    to them; what is not a valid setting of the variant is left out."""
+    """A game's house settings given in the query (``?joker_value=20&card_values=KH:-1``),
+    as its sheet links to them (``HouseSetting.text``); what is not a valid setting of the
+    variant is left out, and so is a card value the chosen deck does not hold."""
     settings = {}
     for setting in variant.house_settings:
         text = query.get(setting.name)
         if text is None:
             continue
         try:
-            value = {"flag": text == "True", "choice": text}.get(setting.kind)
-            if setting.kind in ("whole", "points"):
-                number = parse_number(text)
-                value = int(number) if number.denominator == 1 else float(number)
-            elif setting.kind == "choice":
-                value = int(text) if text.isascii() and text.isdigit() and len(text) < 4 else text
-            settings[setting.name] = setting.check(value, halves=variant.half_points)
-        except (NotANumber, SettingError):
+            settings[setting.name] = setting.from_text(text, halves=variant.half_points)
+        except SettingError:
             continue
+    try:
+        variant(**settings)
+    except SettingErrors as refused:
+        for error in refused.errors:
+            settings.pop(error.setting, None)
     return settings
 
 

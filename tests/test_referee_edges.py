@@ -1016,7 +1016,7 @@ def test_cabo_notes_show_the_gift_and_the_difference_with_their_signs():
         play("cabo_bruxellois", "Léa Marc Nina", rnd({"Léa": 4, "Marc": 3, "Nina": 1}, "Léa"))
     )
     assert paid.scores == {"Léa": 7, "Marc": 3, "Nina": 1} and paid.winners == ["Nina"]
-    assert texts(paid)[1] == "Léa called Cabo with 4 but someone had 1: 4 + (4 - 1) = 7."
+    assert texts(paid)[1] == "Léa called Cabo with 4 but someone had 1: 4 + 3 = 7."
 
 
 def test_cabo_negative_caller_beaten_by_a_lower_negative_hand():
@@ -1031,7 +1031,7 @@ def test_cabo_negative_caller_beaten_by_a_lower_negative_hand():
     )
     assert r.scores == {"Léa": 2, "Marc": 1, "Nina": 8}
     assert r.caller_succeeded is False and r.winners == ["Marc"]
-    assert texts(r)[2] == "Léa called Cabo with -1 but someone had -4: -1 + (-1 - -4) = 2."
+    assert texts(r)[2] == "Léa called Cabo with -1 but someone had -4: -1 + 3 = 2."
     # Never under 0: Léa -2, Marc -3: -2 + (-2 - -3) = -1, scored 0.
     r = last(play("cabo_bruxellois", "Léa Marc", rnd({"Léa": -2, "Marc": -3}, "Léa")))
     assert r.scores == {"Léa": 0, "Marc": 2}
@@ -1224,7 +1224,7 @@ def with_round(**keys):
             {**GOOD, "extra": 1},
             (
                 "the game file has an unknown key 'extra' (allowed: blocked, format, players, "
-                "rounds, settings, variant).",
+                "rounds, rules_name, settings, variant).",
                 None,
                 None,
                 None,

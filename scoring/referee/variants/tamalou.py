@@ -6,7 +6,7 @@ The rules as players read them: /rules/tamalou/ (rules_variant.html).
 from __future__ import annotations
 
 from scoring.referee.house import CALL_THRESHOLD, JOKER_VALUE
-from scoring.referee.notes import gettext_noop, names, note
+from scoring.referee.notes import gettext_noop, names, note, plural_noop
 from scoring.referee.variants.base import (
     CALL_SETTINGS,
     END_SETTINGS,
@@ -95,14 +95,17 @@ class Tamalou(Variant):
             scores = {p: (self.call_bonus if p == caller else play.t(p)) for p in play.order}
             notes = [
                 note(
-                    gettext_noop(
+                    plural_noop(
                         "{caller} called {call} with {total} and was strictly lowest: "
-                        "{bonus}; the others score their hand totals."
+                        "{bonus} point; the others score their hand totals.",
+                        "{caller} called {call} with {total} and was strictly lowest: "
+                        "{bonus} points; the others score their hand totals.",
                     ),
                     caller=caller,
                     call=self.call_word,
                     total=total,
                     bonus=self.call_bonus,
+                    count=abs(int(self.call_bonus)),
                 )
             ]
             return Outcome(scores, [caller], True, notes)

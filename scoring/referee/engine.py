@@ -16,7 +16,16 @@ from fractions import Fraction
 
 from scoring.referee.cards import Card, format_points
 from scoring.referee.house import MAX_ROUNDS, HouseRules, SettingErrors
-from scoring.referee.notes import Note, Term, english_plural, gettext_noop, names, note, plural_noop
+from scoring.referee.notes import (
+    NOTES,
+    Note,
+    Term,
+    english_plural,
+    gettext_noop,
+    names,
+    note,
+    plural_noop,
+)
 from scoring.referee.tambouille import CARDS, Tambouille
 from scoring.referee.variants import VARIANTS, Variant
 from scoring.referee.variants.base import ZERO, Play, Standing
@@ -281,9 +290,7 @@ def check_settings(variant_key: str, raw: Mapping[str, object]) -> HouseRules:
         if len(problems) == 1:
             raise problems[0] from None
         error = GameError(
-            gettext_noop("{errors}"),
-            field=problems[0].field,
-            errors=tuple(problem.note for problem in problems),
+            NOTES, field=problems[0].field, notes=tuple(problem.note for problem in problems)
         )
         error.problems = problems
         raise error from None

@@ -29,7 +29,7 @@ from scoring.referee.house import (
     HouseSetting,
     SettingError,
 )
-from scoring.referee.notes import Note, Term, gettext_noop, names, note
+from scoring.referee.notes import Note, Term, gettext_noop, names, note, notes_together
 
 ZERO = Fraction(0)
 
@@ -410,11 +410,62 @@ class Variant(HouseRules):
     def power_of(self, card: Card) -> Power | None:
         return next((power for power in self.powers if power.applies_to(card)), None)
 
+    def rule_params(self) -> dict[str, object]:
+        """The numbers a rules text may name, from this game's settings: ``{call}`` the call
+        word, ``{threshold}``, ``{bonus}`` and ``{penalty}`` of a call, ``{limit}``."""
+        return {
+            "call": self.call_word,
+            "threshold": self.threshold,
+            "bonus": self.call_bonus,
+            "penalty": self.call_penalty,
+            "limit": self.limit,
+        }
+
+    def house_texts(self, section: str) -> list[Note]:
+        """What the house settings add to a section of the rules: a failed call's penalty
+        where the variant's text has none, the agreed rounds, the reset, the limit."""
+        if section == "scoring" and self.call_penalty and not self.defaults.get("call_penalty"):
+            text = gettext_noop("A failed caller adds {penalty} to their hand.")
+            return [note(text, penalty=self.call_penalty)]
+        if section != "end":
+            return []
+        texts = []
+        if self.rounds is not None:
+            texts.append(
+                note(gettext_noop("The game ends after {rounds} rounds."), rounds=self.rounds)
+            )
+        if self.reset is not None:
+            texts.append(
+                note(
+                    gettext_noop("After each round a total of exactly {at} falls back to {to}."),
+                    at=self.reset[0],
+                    to=self.reset[1],
+                )
+            )
+        if self.limit is not None:
+            texts.append(self.limit_text(self.limit))
+        return texts
+
+    def section_texts(self, key: str, own: Note) -> list[Note]:
+        """The section's own text, what the house settings add after its scoring and before
+        its end."""
+        added = self.house_texts(key)
+        return [own, *added] if key == "scoring" else [*added, own]
+
+    def limit_text(self, limit: Fraction) -> Note:
+        return note(
+            gettext_noop("The game ends after a round in which a total goes over {limit}."),
+            limit=limit,
+        )
+
     def rule_texts(self) -> list[tuple[str, Note]]:
-        """(title, text) of each section, the placeholders filled from this variant."""
-        params = {"call": self.call_word, "threshold": self.threshold}
+        """(title, text) of each section, the placeholders filled from this game's settings,
+        with what its house settings add."""
+        params = self.rule_params()
         return [
-            (title, note(self.rules[key], **params)) for key, title in SECTIONS if key in self.rules
+            (title, notes_together(self.section_texts(key, note(self.rules[key], **params))))
+            for key, title in SECTIONS
+            if key in self.rules
         ]
 
     # --- a round -----------------------------------------------------------

@@ -62,11 +62,11 @@ class CaboBruxellois(Variant):
             "The others play until it is your turn again. Call with {threshold} or less."
         ),
         "scoring": gettext_noop(
-            "Missed Cabo (caller over {threshold}): the caller scores 10, everyone else 0, and "
-            "a new round starts. Otherwise everyone scores their hand, a negative hand counting "
-            "as 0. A negative caller scores 0 and gives their points to every other player "
-            "(-4 gives +4 to each). A caller beaten by someone pays the difference: their hand "
-            "+ (their hand - the lowest hand)."
+            "Missed Cabo (caller over {threshold}): the caller scores {penalty}, everyone else "
+            "0, and a new round starts. Otherwise everyone scores their hand, a negative hand "
+            "counting as 0. A negative caller scores 0 and gives their points to every other "
+            "player (-4 gives +4 to each). A caller beaten by someone pays the difference: "
+            "their hand + (their hand - the lowest hand)."
         ),
         "end": gettext_noop(
             "As agreed before the game: a number of rounds, or until the table stops. The "

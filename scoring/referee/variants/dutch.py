@@ -54,9 +54,8 @@ class Dutch(Variant):
         "call": gettext_noop("Any player may say “{call}” on their turn: the round stops at once."),
         "scoring": gettext_noop("Everyone scores their hand total, the caller included."),
         "end": gettext_noop(
-            "A player whose total reaches 100 is out and plays no more rounds. The last player "
-            "still in wins. If the last players all reach 100 in the same round, the one "
-            "closest to 100 wins."
+            "The last player still in wins. If the last players all go out in the same round, "
+            "the one with the lowest total wins."
         ),
     }
     powers = (
@@ -88,6 +87,12 @@ class Dutch(Variant):
             )
         ]
         return Outcome(hand_totals_scored(play), play.lowest(), play.strictly_lowest(caller), notes)
+
+    def limit_text(self, limit: Fraction) -> Note:
+        return note(
+            gettext_noop("A player whose total reaches {limit} is out and plays no more rounds."),
+            limit=limit,
+        )
 
     def limit_label(self, limit: Fraction) -> Note:
         return note(gettext_noop("{total}: out"), total=limit)

@@ -70,9 +70,7 @@ class DutchToulousain(Variant):
             "dutcher, any other tie to the first tied player after the dutcher in turn order. "
             "The dutcher deals the next round and the round winner plays first."
         ),
-        "end": gettext_noop(
-            "The game ends after a round in which a total goes over 100; the lowest total wins."
-        ),
+        "end": gettext_noop("The lowest total wins."),
     }
     powers = (
         Power(

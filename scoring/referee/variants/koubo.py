@@ -55,11 +55,11 @@ class Koubo(Variant):
             "points than everyone else. There is no threshold."
         ),
         "scoring": gettext_noop(
-            "A caller with strictly fewer points than everyone else scores -3 instead of their "
-            "hand. If someone has as few or fewer, the caller scores their hand + 20. The "
-            "others score their hand."
+            "A caller with strictly fewer points than everyone else scores {bonus} instead of "
+            "their hand. If someone has as few or fewer, the caller scores their hand + "
+            "{penalty}. The others score their hand."
         ),
-        "end": gettext_noop("After 10 rounds (or the number agreed), the lowest total wins."),
+        "end": gettext_noop("The lowest total wins."),
     }
     powers = (
         Power(("9",), gettext_noop("Look at one of your own cards.")),

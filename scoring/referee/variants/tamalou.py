@@ -58,7 +58,7 @@ class Tamalou(Variant):
         ),
         "scoring": gettext_noop(
             "A caller with {threshold} or less and strictly fewer points than everyone else "
-            "scores 0, and the others score their hand. Otherwise the call fails: the caller "
+            "scores {bonus}, and the others score their hand. Otherwise the call fails: the caller "
             "scores their hand, every player with as many points as the caller or fewer "
             "scores 0, and the rest score their hand. A tie is never a success for the caller."
         ),

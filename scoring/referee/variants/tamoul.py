@@ -86,15 +86,12 @@ class Tamoul(Variant):
         ),
         "scoring": gettext_noop(
             "A caller with {threshold} or less and strictly fewer points than everyone else "
-            "scores -20; otherwise their hand + 20. A right contre-Tamoul (strictly fewer than "
-            "the caller) scores -20 and the caller just scores their hand; a wrong one scores "
-            "their hand + 20 and the caller is scored as usual. Red kings are worth half a "
-            "point: halves are kept exactly."
+            "scores {bonus}; otherwise their hand + {penalty}. A right contre-Tamoul (strictly "
+            "fewer than the caller) scores {bonus} and the caller just scores their hand; a "
+            "wrong one scores their hand + {penalty} and the caller is scored as usual. Red "
+            "kings are worth half a point: halves are kept exactly."
         ),
-        "end": gettext_noop(
-            "A total of exactly 100 falls back to 50. The game ends after a round in which a "
-            "total goes over 100; the lowest total wins."
-        ),
+        "end": gettext_noop("The lowest total wins."),
     }
     powers = (
         Power(("7",), gettext_noop("Look at one of your own cards.")),

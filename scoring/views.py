@@ -218,8 +218,7 @@ def clock(request: HtmxHttpRequest, key: str) -> HttpResponse:
 
 
 def conflict(request: HtmxHttpRequest, game: Game, posted: RoundForm) -> HttpResponse:
-    """Another phone saved this round first: say which, and keep this phone's hands as the
-    next round (save again) or to discard them."""
+    """Another phone saved this round first: both rounds (``sheet.conflict_context``)."""
     context = conflict_context(request, game, posted.data)
     page = page_template(game)
     if request.htmx:
@@ -230,10 +229,8 @@ def conflict(request: HtmxHttpRequest, game: Game, posted: RoundForm) -> HttpRes
 @require_POST
 @limited(SYNC)
 def sync_round(request: HtmxHttpRequest, key: str) -> JsonResponse:
-    """A round entered while the phone was offline (static/js/offline.js), sent with the round
-    form's own fields once the connection is back, or after the table chose what to do with
-    it. Answers in JSON: saved; a conflict (another phone saved this round first: its round
-    as the sheet shows it, and how to replace it); or the refusals, nothing saved."""
+    """A round entered offline, sent with the round form's own fields (see ``SyncForm``).
+    JSON: saved; a conflict (``sheet.misplaced_round``); or the refusals, nothing saved."""
     game = find_game("edit", key)
     remember(request, game.edit_key)
     choice = SyncForm(request.POST, game=game)
@@ -303,8 +300,7 @@ def share_csv(request: HtmxHttpRequest, key: str) -> HttpResponse:
 
 
 def round_of(game: Game, round_id: int):
-    found = game.round_numbered(round_id)
-    if found is None:
+    if (found := game.round_numbered(round_id)) is None:
         raise Http404
     return found
 

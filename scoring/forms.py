@@ -19,16 +19,18 @@ from functools import cached_property
 
 from django import forms
 from django.forms.utils import ErrorDict, ErrorList
+from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from scoring.display import points as points_text
-from scoring.display import say, say_detail
+from scoring.display import rank_name, say, say_detail
 from scoring.referee import engine
-from scoring.referee.cards import Card, UnknownCard, parse_card
+from scoring.referee.cards import JOKER, RANKS, Card, UnknownCard, parse_card
 from scoring.referee.engine import GameError, Penalty, unstorable
 from scoring.referee.house import HouseSetting
+from scoring.referee.notes import card_name
 from scoring.referee.numbers import NotANumber, parse_number
 from scoring.referee.variants import Variant
 from scoring.referee.variants.base import Play
@@ -79,7 +81,37 @@ class NumberField(forms.Field):
         return number
 
 
-# --- a new game ----------------------------------------------------------------------
+# --- a new game, and the house rules -------------------------------------------------
+
+SINGLE_CARD_ROWS = 4  # cards given a value of their own on the builder (K♥ −1)
+CARD_VALUES, RESET = "card_values", "reset"  # the settings the builder shows as several fields
+
+
+def number_text(value) -> str:
+    """A number as a field shows it: typed back as is (``-5``, ``6.5``)."""
+    if value is None or value == "":
+        return ""
+    value = Fraction(value)
+    return str(int(value)) if value.denominator == 1 else str(float(value))
+
+
+class StepperInput(forms.TextInput):
+    """A number on the numeric keypad between a − and a + button, and ± to change its sign (a
+    phone's numeric keypad may have no minus key). Without JavaScript the buttons post the
+    step (``apply_step``); static/js/house.js steps in place."""
+
+    template_name = "widgets/stepper.html"
+
+    def __init__(self, low: int | None = None, high: int | None = None, *, halves=False):
+        attrs = {"inputmode": "decimal" if halves else "numeric", "autocomplete": "off"}
+        attrs |= {"class": "step-value", "data-low": low, "data-high": high}
+        super().__init__({key: value for key, value in attrs.items() if value is not None})
+        self.low = low
+
+    def get_context(self, name, value, attrs):
+        context = super().get_context(name, value, attrs)
+        context["widget"]["signed"] = self.low is None or self.low < 0
+        return context
 
 
 def setting_field(setting: HouseSetting) -> forms.Field:
@@ -92,10 +124,11 @@ def setting_field(setting: HouseSetting) -> forms.Field:
             help_text=gettext_lazy(setting.help) if setting.help else "",
         )
     if setting.kind == "choice":
+        keys = {str(key): key for key, _ in setting.choices}
         return forms.TypedChoiceField(
             label=label,
             choices=[(key, gettext_lazy(text)) for key, text in setting.choices],
-            coerce=int,
+            coerce=keys.__getitem__,
             initial=setting.default,
             required=False,
             empty_value=setting.default,
@@ -116,12 +149,310 @@ def setting_field(setting: HouseSetting) -> forms.Field:
             )
         else:
             help_text = gettext_lazy("Default: %(default)s.") % default
-    return NumberField(label=label, help_text=help_text, whole=setting.kind == "whole")
+    widget = StepperInput(setting.low, setting.high, halves=setting.kind == "points")
+    return NumberField(
+        label=label, help_text=help_text, whole=setting.kind == "whole", widget=widget
+    )
 
 
-class NewGameForm(forms.Form):
+def card_value_field(label: str, halves: bool) -> NumberField:
+    return NumberField(
+        label=label, whole=not halves, max_length=8, widget=StepperInput(-50, 50, halves=halves)
+    )
+
+
+@dataclass
+class CardRow:
+    """A rank (every card of it) or the joker on the builder's grid, with its default."""
+
+    key: str
+    name: str
+    field: forms.BoundField
+    default: Fraction | None  # None: the rank's red and black cards differ
+    red: Fraction
+    black: Fraction
+
+    @property
+    def changed(self) -> bool:
+        try:
+            value = parse_number(str(self.field.value() or ""))
+        except NotANumber:
+            return bool(str(self.field.value() or "").strip())
+        return value != self.default
+
+
+class HouseRulesForm(forms.Form):
+    """A variant's house settings as the builder shows them, every field from the settings'
+    declarations (``Variant.house_settings``), and the name the table gives them. The card
+    values are a grid: one field per rank (and the joker), and a few single cards (K♥)."""
+
+    rules_name = forms.CharField(
+        label=gettext_lazy("Name of these rules"),
+        required=False,
+        max_length=engine.MAX_NAME_LENGTH,
+        validators=[lambda text: no_control_character(text, _("Remove the control character."))],
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "placeholder": gettext_lazy("Chez Mamie")}
+        ),
+    )
+
+    def __init__(self, *args, variant: str, naming: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.variant = engine.GAMES[variant]
+        self.naming = naming  # the name is required (saving the rules under it)
+        self.fields["rules_name"].required = naming
+        self.takes = {setting.name: setting for setting in self.variant.house_settings}
+        for setting in self.variant.house_settings:
+            if setting.name == CARD_VALUES:
+                continue  # after the deck's own settings, which decide its cards
+            if setting.name == RESET:
+                for part in ("at", "to"):
+                    self.fields[f"reset_{part}"] = NumberField(
+                        label=gettext_lazy("Reset: a total of exactly")
+                        if part == "at"
+                        else gettext_lazy("becomes"),
+                        whole=True,
+                        widget=StepperInput(1 if part == "at" else -1000, 1000),
+                    )
+            else:
+                self.fields[setting.name] = setting_field(setting)
+        for name, value in self.initial_of(self.variant.defaults).items():
+            self.fields[name].initial = value
+        if CARD_VALUES in self.takes:
+            self.add_card_fields()
+        self.builder_names = (set(self.fields) - set(self.base_fields)) | {"rules_name"}
+
+    def builder_data(self, data, settings, name: str = "") -> dict:
+        """``data`` with the builder's fields showing ``settings`` and ``name`` instead (a
+        saved set picked): what the table typed elsewhere (the players) stays."""
+        kept = {key: value for key, value in data.items() if key not in self.builder_names}
+        return kept | self.initial_of(settings, name)
+
+    @property
+    def builder_changed(self) -> bool:
+        """Whether the builder shows anything else than the variant's own rules."""
+        return bool(
+            self.changed_settings()
+            or any(row.changed for row in self.card_rows())
+            or any(value.value() for _, value in self.single_rows())
+            or any(self[name].errors for name in self.builder_names)
+        )
+
+    # --- the card grid ------------------------------------------------------------------
+
+    def deck_rules(self):
+        """The variant with the deck as the form sets it now (deck, jokers, decks), no card
+        values changed: what each card is worth by default."""
+        chosen = {}
+        for name in ("deck", "jokers", "decks"):
+            if name in self.takes and name in self.fields:
+                value = self[name].value()
+                field = self.fields[name]
+                with contextlib.suppress(forms.ValidationError, KeyError, TypeError):
+                    chosen[name] = field.clean(value)
+        try:
+            return self.variant(**chosen)
+        except (ValueError, TypeError):
+            return self.variant()
+
+    def add_card_fields(self) -> None:
+        halves = self.variant.half_points
+        self.grid = []
+        rules = self.deck_rules()
+        ranks = []
+        for card in rules.deck():
+            key = JOKER if card.is_joker else card.rank
+            if key not in ranks and not (card.is_joker and "joker_value" in self.takes):
+                ranks.append(key)
+        for key in ranks:
+            red = rules.value(parse_card(key if key == JOKER else key + "H"))
+            black = rules.value(parse_card(key if key == JOKER else key + "S"))
+            label = rank_name(key)
+            self.fields[f"card_{key}"] = card_value_field(label, halves)
+            self.fields[f"card_{key}"].initial = number_text(red) if red == black else ""
+            self.grid.append((key, label, red, black))
+        choices = [("", "—")] + [
+            (card.code, card_name(card, _)) for card in rules.deck() if not card.is_joker
+        ]
+        for row in range(SINGLE_CARD_ROWS):
+            self.fields[f"one_{row}"] = forms.ChoiceField(
+                label=gettext_lazy("Card %(n)s") % {"n": row + 1}, choices=choices, required=False
+            )
+            self.fields[f"one_{row}_value"] = card_value_field(
+                gettext_lazy("Value of card %(n)s") % {"n": row + 1}, halves
+            )
+
+    def card_rows(self) -> list[CardRow]:
+        return [
+            CardRow(key, label, self[f"card_{key}"], red if red == black else None, red, black)
+            for key, label, red, black in getattr(self, "grid", [])
+        ]
+
+    def single_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        if not hasattr(self, "grid"):
+            return []
+        return [(self[f"one_{row}"], self[f"one_{row}_value"]) for row in range(SINGLE_CARD_ROWS)]
+
+    def setting_fields(self):
+        return [self[name] for name in self.takes if name in self.fields]
+
+    def reset_fields(self):
+        return [self["reset_at"], self["reset_to"]] if "reset_at" in self.fields else []
+
+    def changed_settings(self) -> set[str]:
+        """The settings whose field shows another value than the variant's default."""
+        changed = set()
+        for name in self.takes:
+            if name in self.fields and name not in (CARD_VALUES, RESET):
+                shown, default = self[name].value(), self.fields[name].initial
+                if str("" if shown is None else shown) != str("" if default is None else default):
+                    changed.add(name)
+        return changed
+
+    # --- settings <-> fields ----------------------------------------------------------
+
+    @classmethod
+    def initial_of(cls, settings, name: str = "") -> dict:
+        """The fields' values showing these settings (the inverse of ``clean``); set on the
+        fields as their initial values, so given only what differs from the defaults."""
+        initial: dict = {}
+        if name:
+            initial["rules_name"] = name
+        for key, value in settings.items():
+            if key == CARD_VALUES:
+                singles = 0
+                for code, worth in (value or {}).items():
+                    if code == JOKER or code in RANKS:
+                        initial[f"card_{code}"] = number_text(worth)
+                    elif singles < SINGLE_CARD_ROWS:
+                        initial[f"one_{singles}"] = code
+                        initial[f"one_{singles}_value"] = number_text(worth)
+                        singles += 1
+            elif key == RESET:
+                at, to = reset_parts(value)
+                initial["reset_at"], initial["reset_to"] = number_text(at), number_text(to)
+            elif isinstance(value, bool):
+                initial[key] = value
+            elif isinstance(value, int | float | Fraction):
+                initial[key] = number_text(value)
+            else:
+                initial[key] = "" if value is None else value
+        return initial
+
+    def read_card_values(self, data) -> dict:
+        values = {}
+        for row in self.card_rows():
+            value = data.get(f"card_{row.key}")
+            if value is not None and value != row.default:
+                values[row.key] = value
+        for row in range(SINGLE_CARD_ROWS):
+            code, value = data.get(f"one_{row}"), data.get(f"one_{row}_value")
+            if code and value is None:
+                self.add_error(f"one_{row}_value", _("Enter this card's value."))
+            elif value is not None and not code:
+                self.add_error(f"one_{row}", _("Choose the card this value is for."))
+            elif code:
+                values[code] = value
+        return {key: json_number(value) for key, value in values.items()}
+
+    def clean(self):
+        data = super().clean()
+        settings = {}
+        for name, setting in self.takes.items():
+            if name == CARD_VALUES:
+                value = self.read_card_values(data)
+                if value:
+                    settings[name] = value
+                continue
+            if name == RESET:
+                at, to = data.get("reset_at"), data.get("reset_to")
+                value = None if at is None and to is None else {"at": at, "to": to}
+                if value is not None and (at is None or to is None):
+                    self.add_error("reset_at" if at is None else "reset_to", _("Enter a number."))
+                    continue
+                if value is not None:
+                    value = {part: json_number(number) for part, number in value.items()}
+                if value != setting.default:
+                    settings[name] = value
+                continue
+            value = data.get(name)
+            if setting.kind == "flag" and not value and not setting.default:
+                continue
+            if (value is None or value == "") and setting.default is not None:
+                continue
+            if value == setting.default:
+                continue
+            settings[name] = json_number(value) if isinstance(value, Fraction) else value
+        if not self.errors:
+            try:
+                engine.check_settings(self.variant.key, settings)
+            except GameError as error:
+                self.add_error(self.field_at_fault(error), say_detail(error))
+        self.settings = settings
+        self.rules_name = (data.get("rules_name") or "").strip()
+        if self.naming and "rules_name" not in self.errors and not self.rules_name:
+            self.add_error("rules_name", _("Give these rules a name (1 to 40 characters)."))
+        return data
+
+    def field_at_fault(self, error: GameError) -> str | None:
+        """The field showing the setting a refusal names."""
+        name = (error.field or "").removeprefix("settings.")
+        if name == RESET:
+            return "reset_at"
+        if name == CARD_VALUES:
+            params = dict(error.note.params)
+            key = str(params.get("card") or params.get("key") or "")
+            for row in range(SINGLE_CARD_ROWS):
+                if key and self.cleaned_data.get(f"one_{row}") == key:
+                    return f"one_{row}"
+            return f"card_{key}" if f"card_{key}" in self.fields else None
+        return name if name in self.fields else None
+
+    def save_rules(self, rule_set=None):
+        """Keep these settings under their name: a new set, or ``rule_set`` changed."""
+        from scoring.models import RuleSet
+
+        if rule_set is None:
+            rule_set = RuleSet(variant=self.variant.key)
+        rule_set.name, rule_set.settings = self.rules_name, self.settings
+        rule_set.updated_at = timezone.now()
+        rule_set.save()
+        return rule_set
+
+
+def json_number(value) -> int | float:
+    """A number as game files write it."""
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else float(value)
+    return value
+
+
+def reset_parts(value) -> tuple[object, object]:
+    """The total a reset acts on and what it becomes, however the referee holds it."""
+    if value is None:
+        return None, None
+    if isinstance(value, dict):
+        return value.get("at"), value.get("to")
+    return getattr(value, "at", None), getattr(value, "to", None)
+
+
+def apply_step(data, step: str) -> None:
+    """A tap on a stepper's button without JavaScript: ``name:+1``, ``name:-1`` or ``name:±``
+    changes the number posted in field ``name`` (nothing, if it is not a number)."""
+    name, _, how = step.partition(":")
+    if name not in data or how not in ("+1", "-1", "±"):
+        return
+    try:
+        value = parse_number(str(data.get(name) or "0"))
+    except NotANumber:
+        return
+    value = -value if how == "±" else value + int(how)
+    data[name] = number_text(value)
+
+
+class NewGameForm(HouseRulesForm):
     """Variant settings and its players (2–8, Tambouille 2–4) in turn order; rows are added,
-    removed, moved up."""
+    removed, moved up. With ``naming``, only the house rules are read (to save them)."""
 
     dealer = forms.TypedChoiceField(
         choices=[(str(row), row) for row in range(engine.MAX_PLAYERS)],
@@ -132,8 +463,7 @@ class NewGameForm(forms.Form):
     )
 
     def __init__(self, *args, variant: str, rows: int = 4, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.variant = engine.GAMES[variant]
+        super().__init__(*args, variant=variant, **kwargs)
         self.rows = rows
         for row in range(rows):
             label = gettext_lazy("Player %(n)s") % {"n": row + 1}
@@ -144,8 +474,6 @@ class NewGameForm(forms.Form):
                 max_length=engine.MAX_NAME_LENGTH,
                 widget=forms.TextInput(attrs=attrs),
             )
-        for setting in self.variant.house_settings:
-            self.fields[setting.name] = setting_field(setting)
 
     @property
     def dealer_row(self) -> int:
@@ -155,9 +483,6 @@ class NewGameForm(forms.Form):
     def name_fields(self):
         return [self[f"name_{row}"] for row in range(self.rows)]
 
-    def setting_fields(self):
-        return [self[setting.name] for setting in self.variant.house_settings]
-
     def clean(self):
         data = super().clean()
         kept = [
@@ -165,34 +490,31 @@ class NewGameForm(forms.Form):
             for row in range(self.rows)
             if (data.get(f"name_{row}") or "").strip()
         ]
-        try:
-            self.players = engine.check_players(
-                [name for _, name in kept], self.variant.min_players, self.variant.max_players
-            )
-        except GameError as error:
-            position = dict(error.note.params).get("position")
-            field = f"name_{kept[position - 1][0]}" if position else None
-            self.add_error(field, say_detail(error))
-        settings = {}
-        for setting in self.variant.house_settings:
-            value = data.get(setting.name)
-            if value is None or value == "" or value == setting.default:
-                continue
-            if setting.kind == "flag" and not value:
-                continue
-            if isinstance(value, Fraction):
-                value = int(value) if value.denominator == 1 else float(value)
-            settings[setting.name] = value
-        try:
-            engine.check_settings(self.variant.key, settings)
-        except GameError as error:
-            field = (error.field or "").removeprefix("settings.")
-            self.add_error(field if field in self.fields else None, say_detail(error))
-        self.settings = settings
+        if not self.naming:
+            try:
+                self.players = engine.check_players(
+                    [name for _, name in kept], self.variant.min_players, self.variant.max_players
+                )
+            except GameError as error:
+                position = dict(error.note.params).get("position")
+                field = f"name_{kept[position - 1][0]}" if position else None
+                self.add_error(field, say_detail(error))
         rows_kept = [row for row, _ in kept]
         dealer = data.get("dealer") or 0
         self.first_dealer = rows_kept.index(dealer) if dealer in rows_kept else 0
         return data
+
+    def create_game(self):
+        """The game these players start under these rules (a copy of the settings)."""
+        from scoring.models import Game
+
+        return Game.objects.create(
+            variant=self.variant.key,
+            players=list(self.players),
+            settings=self.settings,
+            rules_name=self.rules_name,
+            first_dealer=self.first_dealer,
+        )
 
 
 def apply_row_action(data, rows: int, action: str, most: int = engine.MAX_PLAYERS) -> int:
@@ -224,11 +546,11 @@ def apply_row_action(data, rows: int, action: str, most: int = engine.MAX_PLAYER
 # --- a round ----------------------------------------------------------------------------
 
 
-def no_control_character(text: str) -> None:
+def no_control_character(text: str, message: str | None = None) -> None:
     """Free text kept in a game file has no control character or lone surrogate, as a game
     file must not (``engine.unstorable``): the game's export must import again."""
     if unstorable(text):
-        raise forms.ValidationError(_("Remove the control character from the reason."))
+        raise forms.ValidationError(message or _("Remove the control character from the reason."))
 
 
 class PenaltyForm(forms.Form):

@@ -85,6 +85,8 @@ class Game(models.Model):
     share_key = models.CharField(max_length=32, unique=True, default=new_key, editable=False)
     variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
     settings = models.JSONField(default=dict, blank=True)  # as in the game file
+    # The name the table gave its house rules (a copy: a saved set changed later leaves it).
+    rules_name = models.CharField(max_length=40, blank=True, default="")
     players = models.JSONField()  # names in turn order
     first_dealer = models.PositiveSmallIntegerField(default=0)  # index in players
     # An open-ended game the table ended, or a Tambouille match it declared blocked.
@@ -305,19 +307,42 @@ class Game(models.Model):
         return clock
 
     def rematch(self) -> Game:
-        """The same players and settings again (a match's time of a turn too); the deal moves
-        on by one seat."""
+        """The same players, settings and rules name again (a match's time of a turn too); the
+        deal moves on by one seat."""
         with transaction.atomic():
             game = Game.objects.create(
                 variant=self.variant,
                 players=self.players,
                 settings=self.settings,
+                rules_name=self.rules_name,
                 first_dealer=(self.first_dealer + 1) % len(self.players),
             )
             clock = TurnClock.objects.filter(game=self).first()
             if clock is not None:
                 TurnClock.objects.create(game=game, seconds=clock.seconds)
         return game
+
+
+class RuleSet(models.Model):
+    """House rules a table named and keeps: a variant and its settings. Reached only by its
+    key (like a game); a game copies the settings when it starts, so changing a set later
+    never changes a game already played."""
+
+    key = models.CharField(max_length=32, unique=True, default=new_key, editable=False)
+    name = models.CharField(max_length=40)
+    variant = models.CharField(max_length=32, choices=Game.VARIANT_CHOICES)
+    settings = models.JSONField(default=dict, blank=True)  # as in the game file
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.variant})"
+
+    def rules(self) -> HouseRules:
+        return engine.GAMES[self.variant](**self.settings)
 
 
 class RoundQuerySet(models.QuerySet):

@@ -7,16 +7,19 @@ referee when the page is drawn."""
 
 from __future__ import annotations
 
+import json
 import re
+from fractions import Fraction
 from urllib.parse import urlencode
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
-from scoring.display import rank_name
+from scoring.display import points, rank_name
+from scoring.forms import CARD_VALUES, RESET, reset_parts
 from scoring.referee import engine, gamefile
-from scoring.referee.cards import JOKER, SUIT_SYMBOLS, UnknownCard, parse_card
+from scoring.referee.cards import JOKER, RANKS, SUIT_SYMBOLS, UnknownCard, parse_card
 from scoring.referee.house import SettingError
-from scoring.referee.notes import RANK_SYMBOLS
+from scoring.referee.notes import RANK_SYMBOLS, card_name
 from scoring.referee.numbers import NotANumber, parse_number
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import Variant
@@ -81,24 +84,101 @@ def card_lookup(variant: Variant, code: str | None) -> dict | None:
 
 
 def house_settings(variant: type[Variant], query) -> dict:
-    """A game's house settings given in the query (``?joker_value=20``), as its sheet links
-    to them; what is not a valid setting of the variant is left out."""
+    """A game's house settings given in the query (``?joker_value=20``, each value as JSON:
+    ``card_values={"JOKER": -5}``), as its sheet links to them; what is not a valid setting
+    of the variant is left out."""
     settings = {}
     for setting in variant.house_settings:
         text = query.get(setting.name)
         if text is None:
             continue
         try:
-            value = {"flag": text == "True", "choice": text}.get(setting.kind)
-            if setting.kind in ("whole", "points"):
-                number = parse_number(text)
-                value = int(number) if number.denominator == 1 else float(number)
-            elif setting.kind == "choice":
-                value = int(text) if text.isascii() and text.isdigit() and len(text) < 4 else text
-            settings[setting.name] = setting.check(value, halves=variant.half_points)
-        except (NotANumber, SettingError):
+            value = json.loads(text)
+        except ValueError:
+            value = typed_setting(setting, text)
+        try:
+            variant(**{setting.name: value})
+        except (SettingError, TypeError, ValueError):
             continue
+        settings[setting.name] = value
+    try:
+        variant(**settings)
+    except (SettingError, TypeError, ValueError):
+        return {}  # settings that do not go together (a link written by hand)
     return settings
+
+
+def typed_setting(setting, text: str) -> object:
+    """A setting in a link as earlier versions wrote it (``half_game=True``, ``4,5``)."""
+    if setting.kind == "flag":
+        return text == "True"
+    try:
+        number = parse_number(text)
+    except NotANumber:
+        return text
+    return int(number) if number.denominator == 1 else float(number)
+
+
+def settings_query(settings: dict) -> list[tuple[str, str]]:
+    """Settings as a rules page's query (``house_settings`` reads them back)."""
+    return [(name, json.dumps(value)) for name, value in sorted(settings.items())]
+
+
+# How a difference is named in a line; a setting not listed here is named by its label.
+SHORT = {
+    "rounds": gettext_lazy("rounds"),
+    "decks": gettext_lazy("decks"),
+    "deck": gettext_lazy("deck"),
+    "jokers": gettext_lazy("jokers"),
+    "call_threshold": gettext_lazy("call at most"),
+    "joker_value": gettext_lazy("joker"),
+    "half_game": gettext_lazy("half game"),
+    "call_bonus": gettext_lazy("successful call"),
+    "call_penalty": gettext_lazy("failed call"),
+    "limit": gettext_lazy("limit"),
+    "reset": gettext_lazy("reset"),
+}
+SIGNED = {"call_bonus", "call_penalty"}
+
+
+def signed(value) -> str:
+    text = points(value)
+    return text if text.startswith("−") or Fraction(value) == 0 else f"+{text}"
+
+
+def card_label(key: str) -> str:
+    if key == JOKER:
+        return gettext("joker")
+    if key in RANKS:
+        return rank_name(key)
+    return card_name(parse_card(key), gettext)
+
+
+def differences(variant: str, settings: dict) -> list[str]:
+    """Each setting that differs from the variant's, in the table's words and numbers."""
+    rules = engine.GAMES[variant]
+    said = []
+    for setting in rules.house_settings:
+        name = setting.name
+        if name not in settings or settings[name] == setting.default:
+            continue
+        value = settings[name]
+        label = str(SHORT.get(name) or gettext(setting.label))
+        if name == CARD_VALUES:
+            said += [f"{card_label(key)} {points(worth)}" for key, worth in value.items()]
+        elif name == RESET:
+            at, to = reset_parts(value)
+            said.append(f"{label} {at} → {to}" if at is not None else gettext("no reset"))
+        elif setting.kind == "flag":
+            said.append(label if value else gettext("no %(setting)s") % {"setting": label})
+        elif setting.kind == "choice":
+            choice = dict(setting.choices).get(value)
+            said.append(gettext(choice) if choice else f"{label} {value}")
+        elif value is None:
+            said.append(gettext("no agreed number of rounds") if name == "rounds" else label)
+        else:
+            said.append(f"{label} {signed(value) if name in SIGNED else points(value)}")
+    return said
 
 
 def sheet_back(query) -> str:
@@ -112,20 +192,17 @@ def tambouille_context(query) -> dict:
     return {"back": sheet_back(query), "decisions": Tambouille.decisions, "rules": Tambouille}
 
 
-def rules_context(variant: type[Variant], query) -> dict:
-    """What the rules page of ``variant`` shows, with the house settings in ``query`` (and
-    a way back to the score sheet it was opened from)."""
-    settings = house_settings(variant, query)
+def rules_context(variant: type[Variant], query, settings: dict | None = None) -> dict:
+    """What the rules page of ``variant`` shows, with the house settings in ``query`` or
+    ``settings`` (a saved set's) and a way back to the score sheet it was opened from."""
+    if settings is None:
+        settings = house_settings(variant, query)
     rules = variant(**settings)
     back = sheet_back(query)
-    kept = [*sorted(settings.items()), *([("back", back)] if back else [])]
+    kept = [*settings_query(settings), *([("back", back)] if back else [])]
     return {
         "back": back,
-        "house": [
-            {"setting": setting, "value": rules.settings[setting.name]}
-            for setting in rules.house_settings
-            if setting.name in settings
-        ],
+        "house": differences(variant.key, settings),
         "query": urlencode(kept),
         "variant": rules,
         "sections": rules.rule_texts(),

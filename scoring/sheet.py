@@ -34,6 +34,7 @@ from scoring.match import CountsForm, clock_of, match_context
 from scoring.models import Game
 from scoring.precompressed import PrecompressedPage
 from scoring.referee import engine, story
+from scoring.rules_page import differences, settings_query
 
 # Stands for the CSRF token in a page rendered once and served to everyone.
 CSRF_PLACEHOLDER = "csrf-token-of-this-request-4f1c9a"
@@ -163,6 +164,7 @@ def sheet_context(
         "share_url": share_url,
         "share_qr": None if read_only else qr_svg(share_url),
         "standings": standings(game, sheet),
+        "house": differences(game.variant, game.settings),
     }
     if game.is_match:
         return shown | match_context(request, game, form, link, clock_of(game))
@@ -183,7 +185,7 @@ def rules_url(game: Game, link: str) -> str:
     """The variant's rules page with this game's house settings (card values change), and a
     way back to the sheet by the link it was reached with."""
     back = reverse(link, args=[game.edit_key if link == "edit" else game.share_key])
-    query = urlencode([*sorted(game.settings.items()), ("back", back)])
+    query = urlencode([*settings_query(game.settings), ("back", back)])
     if game.is_match:
         return reverse("rules_tambouille") + f"?{query}"
     return reverse("rules_variant", args=[game.variant]) + f"?{query}"

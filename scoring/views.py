@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
@@ -18,18 +18,21 @@ from django.views.decorators.http import (
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from scoring import offline
-from scoring.device import device_games, remember
+from scoring.device import device_games, remember, remember_rule_set
 from scoring.display import say
 from scoring.forms import (
+    HouseRulesForm,
     NewGameForm,
     RoundForm,
     SyncForm,
     apply_picker_action,
     apply_row_action,
+    apply_step,
     error_texts,
 )
+from scoring.house_rules import phone_rule_sets, rule_set_context
 from scoring.match import ClockForm, CountsForm
-from scoring.models import Conflict, Game
+from scoring.models import Conflict, Game, RuleSet
 from scoring.referee import engine, gamefile, story
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import VARIANTS
@@ -124,37 +127,104 @@ def stats(request) -> HttpResponse:
 
 @require_safe
 def new_game(request) -> HttpResponse:
-    return render(request, "new_game.html", {"variants": engine.GAMES.values()})
+    context = {"variants": engine.GAMES.values(), "rule_sets": phone_rule_sets(request)}
+    return render(request, "new_game.html", context)
+
+
+def new_game_page(request, form: NewGameForm, status: int = 200, **shown) -> HttpResponse:
+    """The new-game page: the players, and the house rules builder with this phone's sets."""
+    context = {"form": form, "variant": form.variant, "rule_sets": phone_rule_sets(request)}
+    return render(request, "new_game_variant.html", context | shown, status=status)
 
 
 @require_http_methods(["GET", "POST"])
 def new_game_variant(request, variant: str) -> HttpResponse:
     if variant not in engine.GAMES:
         raise Http404
-    page = "new_game_variant.html"
     rules = engine.GAMES[variant]
     if request.method == "GET":
         form = NewGameForm(variant=variant, rows=min(4, rules.max_players))
-        return render(request, page, {"form": form, "variant": rules})
+        picked = RuleSet.objects.filter(key=request.GET.get("rules", ""), variant=variant).first()
+        if picked is not None:
+            form.initial = form.builder_data({}, picked.settings, picked.name)
+        return new_game_page(request, form, picked=picked)
     data = request.POST.copy()
     rows = min(max(sum(1 for key in data if key.startswith("name_")), 2), MAX_ROWS)
     action = data.get("action", "")
+    if action == "save_rules" and variant in VARIANTS:
+        form = NewGameForm(data, variant=variant, rows=rows, naming=True)
+        if not form.is_valid():
+            return new_game_page(request, form, status=400)
+        saved = form.save_rules()
+        remember_rule_set(request, saved.key)
+        return new_game_page(request, form, saved=saved)
+    if action.startswith("rules-"):
+        picked = get_object_or_404(RuleSet, key=action.removeprefix("rules-")[:32], variant=variant)
+        form = NewGameForm(variant=variant, rows=rows)
+        form.initial = form.builder_data(data.dict(), picked.settings, picked.name)
+        return new_game_page(request, form, picked=picked)
+    if "step" in data:
+        apply_step(data, data.pop("step")[0])
+        return new_game_page(request, NewGameForm(variant=variant, rows=rows, initial=data.dict()))
     if action and action != "create":
         rows = apply_row_action(data, rows, action, rules.max_players)
         form = NewGameForm(variant=variant, rows=rows, initial=data.dict())
-        template = f"{page}#players" if request.htmx else page
-        return render(request, template, {"form": form, "variant": rules})
+        if request.htmx:
+            context = {"form": form, "variant": rules}
+            return render(request, "new_game_variant.html#players", context)
+        return new_game_page(request, form)
     form = NewGameForm(data, variant=variant, rows=rows)
     if not form.is_valid():
-        return render(request, page, {"form": form, "variant": rules}, status=400)
-    game = Game.objects.create(
-        variant=variant,
-        players=list(form.players),
-        settings=form.settings,
-        first_dealer=form.first_dealer,
-    )
+        return new_game_page(request, form, status=400)
+    game = form.create_game()
     remember(request, game.edit_key)
     return redirect("edit", key=game.edit_key)
+
+
+# --- saved house rules ------------------------------------------------------------------------
+
+
+@require_safe
+def rule_set(request, key: str) -> HttpResponse:
+    """A saved set's page: its whole rules in the table's numbers, to share and to start with."""
+    found = get_object_or_404(RuleSet, key=key)
+    context = rule_set_context(request, found)
+    if request.htmx and context["lookup"] is not None:
+        return render(request, "rules_variant.html#card_panel", context)
+    return render(request, "rule_set.html", context)
+
+
+@require_POST
+def keep_rule_set(request, key: str) -> HttpResponse:
+    """Another phone keeps a set it was sent in its own list."""
+    found = get_object_or_404(RuleSet, key=key)
+    remember_rule_set(request, found.key)
+    kept = _("“%(name)s” is in this phone's house rules.") % {"name": found.name}
+    messages.success(request, kept)
+    return redirect("rule_set", key=found.key)
+
+
+@require_http_methods(["GET", "POST"])
+def edit_rule_set(request, key: str) -> HttpResponse:
+    """Change a saved set (the games already started with it keep their own copy)."""
+    found = get_object_or_404(RuleSet, key=key)
+    if request.method == "GET":
+        initial = HouseRulesForm.initial_of(found.settings, found.name)
+        form = HouseRulesForm(variant=found.variant, naming=True, initial=initial)
+        return render(request, "rule_set_edit.html", {"form": form, "rule_set": found})
+    data = request.POST.copy()
+    if "step" in data:
+        apply_step(data, data.pop("step")[0])
+        form = HouseRulesForm(variant=found.variant, naming=True, initial=data.dict())
+        return render(request, "rule_set_edit.html", {"form": form, "rule_set": found})
+    form = HouseRulesForm(data, variant=found.variant, naming=True)
+    if not form.is_valid():
+        context = {"form": form, "rule_set": found}
+        return render(request, "rule_set_edit.html", context, status=400)
+    form.save_rules(found)
+    remember_rule_set(request, found.key)
+    messages.success(request, _("The house rules are saved."))
+    return redirect("rule_set", key=found.key)
 
 
 @require_http_methods(["GET", "POST"])

@@ -155,10 +155,10 @@ def setting_field(setting: HouseSetting) -> forms.Field:
     )
 
 
-def card_value_field(label: str, halves: bool) -> NumberField:
-    return NumberField(
-        label=label, whole=not halves, max_length=8, widget=StepperInput(-50, 50, halves=halves)
-    )
+def card_value_field(label: str, setting: HouseSetting, halves: bool) -> NumberField:
+    """A card's (or a rank's) value on the builder's grid, within the setting's bounds."""
+    widget = StepperInput(setting.low, setting.high, halves=halves)
+    return NumberField(label=label, whole=not halves, max_length=8, widget=widget)
 
 
 @dataclass
@@ -203,30 +203,29 @@ class HouseRulesForm(forms.Form):
         self.fields["rules_name"].required = naming
         self.takes = {setting.name: setting for setting in self.variant.house_settings}
         for setting in self.variant.house_settings:
-            if setting.name == CARD_VALUES:
+            if setting.kind == CARD_VALUES:
                 continue  # after the deck's own settings, which decide its cards
-            if setting.name == RESET:
-                for part in ("at", "to"):
+            if setting.kind == RESET:
+                for part, label, low, high in setting.parts:
                     self.fields[f"reset_{part}"] = NumberField(
-                        label=gettext_lazy("Reset: a total of exactly")
-                        if part == "at"
-                        else gettext_lazy("becomes"),
-                        whole=True,
-                        widget=StepperInput(1 if part == "at" else -1000, 1000),
+                        label=gettext_lazy(label), whole=True, widget=StepperInput(low, high)
                     )
             else:
                 self.fields[setting.name] = setting_field(setting)
         for name, value in self.initial_of(self.variant.defaults).items():
             self.fields[name].initial = value
         if CARD_VALUES in self.takes:
-            self.add_card_fields()
+            self.add_card_fields(self.takes[CARD_VALUES])
         self.builder_names = (set(self.fields) - set(self.base_fields)) | {"rules_name"}
 
-    def builder_data(self, data, settings, name: str = "") -> dict:
-        """``data`` with the builder's fields showing ``settings`` and ``name`` instead (a
-        saved set picked): what the table typed elsewhere (the players) stays."""
-        kept = {key: value for key, value in data.items() if key not in self.builder_names}
-        return kept | self.initial_of(settings, name)
+    @classmethod
+    def showing(cls, rule_set, data=None, **kwargs) -> HouseRulesForm:
+        """The form showing a saved set (picked on the new-game page): ``data`` typed
+        elsewhere (the players) stays, the builder's fields show the set."""
+        blank = cls(variant=rule_set.variant, **kwargs)
+        kept = {k: v for k, v in (data or {}).items() if k not in blank.builder_names}
+        initial = kept | cls.initial_of(rule_set.settings, rule_set.name)
+        return cls(variant=rule_set.variant, initial=initial, **kwargs)
 
     @property
     def builder_changed(self) -> bool:
@@ -255,22 +254,21 @@ class HouseRulesForm(forms.Form):
         except (ValueError, TypeError):
             return self.variant()
 
-    def add_card_fields(self) -> None:
+    def add_card_fields(self, setting: HouseSetting) -> None:
+        """A field per rank of the chosen deck (and the joker, unless the variant has its own
+        setting for it), then the single cards."""
         halves = self.variant.half_points
-        self.grid = []
         rules = self.deck_rules()
-        ranks = []
-        for card in rules.deck():
-            key = JOKER if card.is_joker else card.rank
-            if key not in ranks and not (card.is_joker and "joker_value" in self.takes):
-                ranks.append(key)
-        for key in ranks:
-            red = rules.value(parse_card(key if key == JOKER else key + "H"))
-            black = rules.value(parse_card(key if key == JOKER else key + "S"))
-            label = rank_name(key)
-            self.fields[f"card_{key}"] = card_value_field(label, halves)
-            self.fields[f"card_{key}"].initial = number_text(red) if red == black else ""
-            self.grid.append((key, label, red, black))
+        self.grid = []
+        for row in rules.card_value_rows():
+            if row["key"] == JOKER and "joker_value" in self.takes:
+                continue
+            red = next((c["default"] for c in row["cards"] if c["card"].is_red), None)
+            black = next((c["default"] for c in row["cards"] if not c["card"].is_red), red)
+            label = rank_name(row["key"])
+            field = self.fields[f"card_{row['key']}"] = card_value_field(label, setting, halves)
+            field.initial = number_text(row["default"])
+            self.grid.append((row["key"], label, row["default"], red, black))
         choices = [("", "—")] + [
             (card.code, card_name(card, _)) for card in rules.deck() if not card.is_joker
         ]
@@ -279,13 +277,13 @@ class HouseRulesForm(forms.Form):
                 label=gettext_lazy("Card %(n)s") % {"n": row + 1}, choices=choices, required=False
             )
             self.fields[f"one_{row}_value"] = card_value_field(
-                gettext_lazy("Value of card %(n)s") % {"n": row + 1}, halves
+                gettext_lazy("Value of card %(n)s") % {"n": row + 1}, setting, halves
             )
 
     def card_rows(self) -> list[CardRow]:
         return [
-            CardRow(key, label, self[f"card_{key}"], red if red == black else None, red, black)
-            for key, label, red, black in getattr(self, "grid", [])
+            CardRow(key, label, self[f"card_{key}"], default, red, black)
+            for key, label, default, red, black in getattr(self, "grid", [])
         ]
 
     def single_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
@@ -299,11 +297,19 @@ class HouseRulesForm(forms.Form):
     def reset_fields(self):
         return [self["reset_at"], self["reset_to"]] if "reset_at" in self.fields else []
 
+    @property
+    def reset_setting(self) -> HouseSetting | None:
+        return self.takes.get(RESET)
+
+    def deck_fields(self) -> set[str]:
+        """The settings that change which cards the grid shows."""
+        return {"deck", "jokers"} & set(self.takes) if CARD_VALUES in self.takes else set()
+
     def changed_settings(self) -> set[str]:
         """The settings whose field shows another value than the variant's default."""
         changed = set()
         for name in self.takes:
-            if name in self.fields and name not in (CARD_VALUES, RESET):
+            if name in self.fields:
                 shown, default = self[name].value(), self.fields[name].initial
                 if str("" if shown is None else shown) != str("" if default is None else default):
                     changed.add(name)
@@ -359,12 +365,12 @@ class HouseRulesForm(forms.Form):
         data = super().clean()
         settings = {}
         for name, setting in self.takes.items():
-            if name == CARD_VALUES:
+            if setting.kind == CARD_VALUES:
                 value = self.read_card_values(data)
                 if value:
                     settings[name] = value
                 continue
-            if name == RESET:
+            if setting.kind == RESET:
                 at, to = data.get("reset_at"), data.get("reset_to")
                 value = None if at is None and to is None else {"at": at, "to": to}
                 if value is not None and (at is None or to is None):
@@ -387,7 +393,8 @@ class HouseRulesForm(forms.Form):
             try:
                 engine.check_settings(self.variant.key, settings)
             except GameError as error:
-                self.add_error(self.field_at_fault(error), say_detail(error))
+                for problem in error.problems:
+                    self.add_error(self.field_at_fault(problem), say_detail(problem))
         self.settings = settings
         self.rules_name = (data.get("rules_name") or "").strip()
         if self.naming and "rules_name" not in self.errors and not self.rules_name:
@@ -401,7 +408,8 @@ class HouseRulesForm(forms.Form):
             return "reset_at"
         if name == CARD_VALUES:
             params = dict(error.note.params)
-            key = str(params.get("card") or params.get("key") or "")
+            key = params.get("card") or params.get("key")
+            key = key if isinstance(key, str) else JOKER  # the joker is named in words
             for row in range(SINGLE_CARD_ROWS):
                 if key and self.cleaned_data.get(f"one_{row}") == key:
                     return f"one_{row}"
@@ -855,7 +863,7 @@ class RoundForm(forms.Form):
             used[card] = used.get(card, 0) + 1
         rows: dict[str | None, list[dict]] = {}
         for card in self.variant.deck():
-            copies = self.variant.decks * (self.variant.values.jokers if card.is_joker else 1)
+            copies = self.variant.copies(card)
             spent = used.get(card, 0) >= copies
             rows.setdefault(card.suit, []).append(
                 {"card": card, "value": self.variant.value(card), "copies": copies, "used": spent}

@@ -7,7 +7,6 @@ referee when the page is drawn."""
 
 from __future__ import annotations
 
-import json
 import re
 from fractions import Fraction
 from urllib.parse import urlencode
@@ -18,9 +17,7 @@ from scoring.display import points, rank_name
 from scoring.forms import CARD_VALUES, RESET, reset_parts
 from scoring.referee import engine, gamefile
 from scoring.referee.cards import JOKER, RANKS, SUIT_SYMBOLS, UnknownCard, parse_card
-from scoring.referee.house import SettingError
 from scoring.referee.notes import RANK_SYMBOLS, card_name
-from scoring.referee.numbers import NotANumber, parse_number
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import Variant
 from scoring.referee.variants.base import GENERAL_DECISIONS, Power
@@ -84,44 +81,29 @@ def card_lookup(variant: Variant, code: str | None) -> dict | None:
 
 
 def house_settings(variant: type[Variant], query) -> dict:
-    """A game's house settings given in the query (``?joker_value=20``, each value as JSON:
-    ``card_values={"JOKER": -5}``), as its sheet links to them; what is not a valid setting
-    of the variant is left out."""
+    """A game's house settings given in the query (``?joker_value=20``,
+    ``card_values=JOKER:-5,KH:-1``: ``HouseSetting.text``), as its sheet links to them; what
+    is not a valid setting of the variant, or does not go with the others, is left out."""
     settings = {}
     for setting in variant.house_settings:
         text = query.get(setting.name)
         if text is None:
             continue
         try:
-            value = json.loads(text)
+            settings[setting.name] = setting.from_text(text, halves=variant.half_points)
         except ValueError:
-            value = typed_setting(setting, text)
-        try:
-            variant(**{setting.name: value})
-        except (SettingError, TypeError, ValueError):
             continue
-        settings[setting.name] = value
     try:
         variant(**settings)
-    except (SettingError, TypeError, ValueError):
+    except ValueError:
         return {}  # settings that do not go together (a link written by hand)
     return settings
 
 
-def typed_setting(setting, text: str) -> object:
-    """A setting in a link as earlier versions wrote it (``half_game=True``, ``4,5``)."""
-    if setting.kind == "flag":
-        return text == "True"
-    try:
-        number = parse_number(text)
-    except NotANumber:
-        return text
-    return int(number) if number.denominator == 1 else float(number)
-
-
-def settings_query(settings: dict) -> list[tuple[str, str]]:
-    """Settings as a rules page's query (``house_settings`` reads them back)."""
-    return [(name, json.dumps(value)) for name, value in sorted(settings.items())]
+def settings_query(variant: str, settings: dict) -> list[tuple[str, str]]:
+    """A game's settings as a rules page's query (``house_settings`` reads them back)."""
+    declared = {setting.name: setting for setting in engine.GAMES[variant].house_settings}
+    return [(name, declared[name].text(value)) for name, value in sorted(settings.items())]
 
 
 # How a difference is named in a line; a setting not listed here is named by its label.
@@ -199,7 +181,7 @@ def rules_context(variant: type[Variant], query, settings: dict | None = None) -
         settings = house_settings(variant, query)
     rules = variant(**settings)
     back = sheet_back(query)
-    kept = [*settings_query(settings), *([("back", back)] if back else [])]
+    kept = [*settings_query(variant.key, settings), *([("back", back)] if back else [])]
     return {
         "back": back,
         "house": differences(variant.key, settings),

@@ -143,11 +143,11 @@ def new_game_variant(request, variant: str) -> HttpResponse:
         raise Http404
     rules = engine.GAMES[variant]
     if request.method == "GET":
-        form = NewGameForm(variant=variant, rows=min(4, rules.max_players))
+        rows = min(4, rules.max_players)
         picked = RuleSet.objects.filter(key=request.GET.get("rules", ""), variant=variant).first()
         if picked is not None:
-            form.initial = form.builder_data({}, picked.settings, picked.name)
-        return new_game_page(request, form, picked=picked)
+            return new_game_page(request, NewGameForm.showing(picked, rows=rows), picked=picked)
+        return new_game_page(request, NewGameForm(variant=variant, rows=rows))
     data = request.POST.copy()
     rows = min(max(sum(1 for key in data if key.startswith("name_")), 2), MAX_ROWS)
     action = data.get("action", "")
@@ -160,11 +160,10 @@ def new_game_variant(request, variant: str) -> HttpResponse:
         return new_game_page(request, form, saved=saved)
     if action.startswith("rules-"):
         picked = get_object_or_404(RuleSet, key=action.removeprefix("rules-")[:32], variant=variant)
-        form = NewGameForm(variant=variant, rows=rows)
-        form.initial = form.builder_data(data.dict(), picked.settings, picked.name)
+        form = NewGameForm.showing(picked, data.dict(), rows=rows)
         return new_game_page(request, form, picked=picked)
-    if "step" in data:
-        apply_step(data, data.pop("step")[0])
+    if "step" in data or action == "refresh":
+        apply_step(data, data.pop("step", [""])[0])
         return new_game_page(request, NewGameForm(variant=variant, rows=rows, initial=data.dict()))
     if action and action != "create":
         rows = apply_row_action(data, rows, action, rules.max_players)
@@ -213,8 +212,8 @@ def edit_rule_set(request, key: str) -> HttpResponse:
         form = HouseRulesForm(variant=found.variant, naming=True, initial=initial)
         return render(request, "rule_set_edit.html", {"form": form, "rule_set": found})
     data = request.POST.copy()
-    if "step" in data:
-        apply_step(data, data.pop("step")[0])
+    if "step" in data or data.get("action") == "refresh":
+        apply_step(data, data.pop("step", [""])[0])
         form = HouseRulesForm(variant=found.variant, naming=True, initial=data.dict())
         return render(request, "rule_set_edit.html", {"form": form, "rule_set": found})
     form = HouseRulesForm(data, variant=found.variant, naming=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from scoring.referee.cards import Card, format_points
-from scoring.referee.house import MAX_ROUNDS, HouseRules, SettingError
+from scoring.referee.house import MAX_ROUNDS, HouseRules, SettingErrors
 from scoring.referee.notes import Note, Term, english_plural, gettext_noop, names, note, plural_noop
 from scoring.referee.tambouille import CARDS, Tambouille
 from scoring.referee.variants import VARIANTS, Variant
@@ -45,6 +45,7 @@ class GameError(ValueError):
     ) -> None:
         self.note = note(message, **params)
         self.round, self.player, self.field = round, player, field
+        self.problems = [self]  # several settings at fault: one GameError each
         super().__init__(self.render())
 
     @property
@@ -233,7 +234,8 @@ def exact(value: object, *, variant: Variant, what: str, **where: object) -> Fra
 
 def check_settings(variant_key: str, raw: Mapping[str, object]) -> HouseRules:
     """The variant (or Tambouille) with its house settings, each checked against its
-    declaration."""
+    declaration; every setting at fault is said at once, by its label (``problems``: one
+    GameError per setting, for the form's fields)."""
     if variant_key not in GAMES:
         raise GameError(
             gettext_noop("unknown variant '{key}'; one of: {keys}."),
@@ -253,10 +255,20 @@ def check_settings(variant_key: str, raw: Mapping[str, object]) -> HouseRules:
             )
     try:
         return variant(**raw)
-    except SettingError as error:
-        raise GameError(
-            error.message, field=f"settings.{error.params['name']}", **error.params
-        ) from None
+    except SettingErrors as refused:
+        problems = [
+            GameError(error.message, field=f"settings.{error.setting}", **error.params)
+            for error in refused.errors
+        ]
+        if len(problems) == 1:
+            raise problems[0] from None
+        error = GameError(
+            gettext_noop("{errors}"),
+            field=problems[0].field,
+            errors=tuple(problem.note for problem in problems),
+        )
+        error.problems = problems
+        raise error from None
 
 
 # --- a round -----------------------------------------------------------------
@@ -320,7 +332,7 @@ def check_cards_once(variant: Variant, entry: RoundEntry, *, round: int) -> None
     for card in entry.penalty_cards:
         owners.setdefault(card, []).append(entry.caller or "")
     for card, places in owners.items():
-        allowed = variant.decks * (variant.values.jokers if card.is_joker else 1)
+        allowed = variant.copies(card)
         if len(places) > allowed:
             who = ", ".join(sorted(set(places), key=places.index)) or "?"
             if card.is_joker:

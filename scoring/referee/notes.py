@@ -64,6 +64,8 @@ class Note:
 
 
 def _shown(value: object, translate: Callable[[str], str], number) -> object:
+    if isinstance(value, tuple) and value and all(isinstance(v, Note) for v in value):
+        return " ".join(v.render(translate, number) for v in value)  # several errors at once
     if isinstance(value, Card):
         return card_name(value, translate)
     if isinstance(value, tuple) and value and all(isinstance(v, Card) for v in value):

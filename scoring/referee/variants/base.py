@@ -14,11 +14,47 @@ from fractions import Fraction
 from functools import cached_property
 from typing import ClassVar
 
-from scoring.referee.cards import JOKER, RANKS, Card, full_deck
-from scoring.referee.house import HouseRules
-from scoring.referee.notes import Note, gettext_noop, names, note
+from scoring.referee.cards import JOKER, RANKS, Card, full_deck, parse_card
+from scoring.referee.house import (
+    CALL_BONUS,
+    CALL_PENALTY,
+    CARD_VALUES,
+    DECK,
+    DECKS,
+    JOKERS,
+    LIMIT,
+    RESET,
+    ROUNDS,
+    HouseRules,
+    HouseSetting,
+    SettingError,
+)
+from scoring.referee.notes import Note, Term, gettext_noop, names, note
 
 ZERO = Fraction(0)
+
+# The ranks of each deck a table may choose (setting ``deck``).
+DECK_RANKS = {"52": RANKS, "32": ("A", "7", "8", "9", "10", "J", "Q", "K")}
+
+
+def house_settings(
+    *own: HouseSetting, then: tuple[HouseSetting, ...] = (), **defaults: object
+) -> tuple[HouseSetting, ...]:
+    """A variant's settings in the order the new-game form shows them: rounds, the
+    variant's ``own``, the ones every variant takes (decks, deck, jokers, card values),
+    then ``then``; ``defaults`` gives this variant's default of any of them (RULES.md's
+    table of house rules)."""
+    taken = (ROUNDS, *own, DECKS, DECK, JOKERS, CARD_VALUES, *then)
+    return tuple(
+        setting.but(default=defaults[setting.name]) if setting.name in defaults else setting
+        for setting in taken
+    )
+
+
+# The settings of a call's bonus and penalty, of the game's limit and of the reset, in the
+# order the new-game form shows them (after a variant's own).
+CALL_SETTINGS = (CALL_BONUS, CALL_PENALTY)
+END_SETTINGS = (LIMIT, RESET)
 
 # Decisions that hold in every variant, shown on every rules page.
 GENERAL_DECISIONS = (
@@ -75,7 +111,8 @@ class CardValues:
             return Fraction(joker_value)
         worth = self.named.get(card.rank)
         if worth is None:
-            return Fraction(int(card.rank))
+            # A number card is worth its face; a joker the variant does not have, 0.
+            return ZERO if card.is_joker else Fraction(int(card.rank))
         if isinstance(worth, RedBlack):
             worth = worth.red if card.is_red else worth.black
         return Fraction(worth)
@@ -236,23 +273,90 @@ class Variant(HouseRules):
 
     # --- the deck and its values -------------------------------------------
 
+    @property
+    def ranks(self) -> tuple[str, ...]:
+        """The ranks of the table's deck (setting ``deck``: 52 or 32 cards)."""
+        return DECK_RANKS[self.settings.get("deck", "52")]
+
+    @property
+    def jokers(self) -> int:
+        """Jokers in one deck (setting ``jokers``)."""
+        return self.settings.get("jokers", 0)
+
+    def default_value(self, card: Card) -> Fraction:
+        """The card's value before ``card_values``: the variant's, or the joker value set."""
+        joker_value = self.settings.get("joker_value")
+        return self.values.value(card, None if joker_value is None else Fraction(joker_value))
+
     @cached_property
     def _card_values(self) -> dict[Card, Fraction]:
-        joker_value = self.settings.get("joker_value")
-        joker = None if joker_value is None else Fraction(joker_value)
-        return {card: self.values.value(card, joker) for card in self.deck()}
+        changed = self.settings.get("card_values") or {}
+        return {
+            card: Fraction(changed.get(card.code, changed.get(card.rank, self.default_value(card))))
+            for card in self.deck()
+        }
 
     def value(self, card: Card) -> Fraction:
         return self._card_values[card]
 
-    @classmethod
-    def in_deck(cls, card: Card) -> bool:
-        return card.rank in cls.values.ranks or (card.is_joker and cls.values.jokers > 0)
+    def in_deck(self, card: Card) -> bool:
+        return card.rank in self.ranks or (card.is_joker and self.jokers > 0)
 
-    @classmethod
-    def deck(cls) -> tuple[Card, ...]:
+    def deck(self) -> tuple[Card, ...]:
         """The distinct cards of one deck (the joker once), for pickers and tables."""
-        return full_deck(cls.values.ranks, jokers=min(cls.values.jokers, 1))
+        return full_deck(self.ranks, jokers=min(self.jokers, 1))
+
+    def copies(self, card: Card) -> int:
+        """How many of this card the table's decks hold (jokers: per deck × decks)."""
+        return self.decks * (self.jokers if card.is_joker else 1)
+
+    def card_value_rows(self) -> list[dict]:
+        """What the builder draws for ``card_values``: one row per rank of the chosen deck
+        (then the joker), each with its cards, each card with its key (``KH``), its default
+        value and its value under these settings; a row's ``default`` is None when its
+        cards' defaults differ (a red and a black king)."""
+        rows: dict[str, dict] = {}
+        for card in self.deck():
+            row = rows.setdefault(card.rank, {"key": card.rank, "cards": []})
+            row["cards"].append(
+                {
+                    "card": card,
+                    "key": card.code,
+                    "default": self.default_value(card),
+                    "value": self.value(card),
+                }
+            )
+        for row in rows.values():
+            defaults = {item["default"] for item in row["cards"]}
+            row["default"] = defaults.pop() if len(defaults) == 1 else None
+        return list(rows.values())
+
+    def check_together(self, wrong: set[str]) -> list[SettingError]:
+        """Every card_values key must name a card of the chosen deck, and the joker's value
+        is set once (``joker_value`` or ``card_values``' JOKER, not both)."""
+        if "card_values" in wrong or not self.settings.get("card_values"):
+            return []
+        setting = self.setting("card_values")
+        errors = []
+        for key in self.settings["card_values"]:
+            card = Card(JOKER) if key == JOKER else parse_card(key + "S" if key in RANKS else key)
+            if not self.in_deck(card):
+                errors.append(
+                    setting.error(
+                        gettext_noop("“{name}”: there is no {card} in this deck."),
+                        card=Term(gettext_noop("joker")) if card.is_joker else key,
+                    )
+                )
+            elif card.is_joker and "joker_value" in self.given:
+                errors.append(
+                    setting.error(
+                        gettext_noop(
+                            "“{name}”: the joker's value is set twice, here and in “{other}”."
+                        ),
+                        other=Term(self.setting("joker_value").label),
+                    )
+                )
+        return errors
 
     @property
     def decks(self) -> int:
@@ -266,12 +370,31 @@ class Variant(HouseRules):
     def rounds(self) -> int | None:
         return self.settings.get("rounds")
 
+    @property
+    def call_bonus(self) -> Fraction:
+        """A successful caller's round score, in place of his hand total."""
+        return Fraction(self.settings.get("call_bonus", 0))
+
+    @property
+    def call_penalty(self) -> Fraction:
+        """Added to a failed caller's hand total (Cabo bruxellois: a Cabo raté's score)."""
+        return Fraction(self.settings.get("call_penalty", 0))
+
+    @property
+    def limit(self) -> Fraction | None:
+        limit = self.settings.get("limit")
+        return None if limit is None else Fraction(limit)
+
+    @property
+    def reset(self) -> tuple[Fraction, Fraction] | None:
+        reset = self.settings.get("reset")
+        return None if reset is None else (Fraction(reset["at"]), Fraction(reset["to"]))
+
     def _all_cards_added(self, keep) -> Fraction:
         """Every card of the table's decks in one hand, counting only the values kept."""
         total = ZERO
         for card, value in self._card_values.items():
-            copies = self.values.jokers if card.is_joker else 1
-            total += keep(value, ZERO) * copies * self.decks
+            total += keep(value, ZERO) * self.copies(card)
         return total
 
     @cached_property

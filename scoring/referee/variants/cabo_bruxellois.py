@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scoring.referee.house import CALL_THRESHOLD, DECKS, ROUNDS
+from scoring.referee.house import CALL_PENALTY, CALL_THRESHOLD
 from scoring.referee.notes import Note, gettext_noop, note
 from scoring.referee.variants.base import (
+    END_SETTINGS,
     TAMALOU_POWERS,
     ZERO,
     CardValues,
@@ -18,6 +19,7 @@ from scoring.referee.variants.base import (
     RedBlack,
     Variant,
     caller_or_lowest_others,
+    house_settings,
 )
 
 MISSED_CABO = Fraction(10)
@@ -32,7 +34,9 @@ class CaboBruxellois(Variant):
     )
     call_word = "Cabo"
     values = CardValues(numbers=range(2, 11), A=1, J=11, Q=12, K=RedBlack(red=-2, black=13))
-    house_settings = (ROUNDS, CALL_THRESHOLD.but(default=5), DECKS)
+    house_settings = house_settings(
+        CALL_THRESHOLD, then=(CALL_PENALTY.but(default=10), *END_SETTINGS)
+    )
     decisions = (
         gettext_noop(
             "A caller tied with another player pays no difference but the Cabo is not a success."

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scoring.referee.house import DECKS, ROUNDS
 from scoring.referee.notes import Note, gettext_noop, note
 from scoring.referee.variants.base import (
+    END_SETTINGS,
     SETUP_52,
     TURN,
     CardValues,
@@ -21,6 +21,7 @@ from scoring.referee.variants.base import (
     Standing,
     Variant,
     hand_totals_scored,
+    house_settings,
     no_caller,
 )
 
@@ -35,7 +36,7 @@ class Dutch(Variant):
     )
     call_word = "Dutch"
     values = CardValues(numbers=range(2, 11), A=1, J=11, Q=12, K=RedBlack(red=0, black=20))
-    house_settings = (ROUNDS, DECKS)
+    house_settings = house_settings(then=END_SETTINGS, limit=100)
     settled = (
         gettext_noop(
             "Reaching 100 exactly already knocks a player out. If the last players all reach "

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scoring.referee.house import DECKS, ROUNDS
 from scoring.referee.notes import gettext_noop, note, plural_noop
 from scoring.referee.variants.base import (
+    END_SETTINGS,
     CardValues,
     Landmark,
     Outcome,
@@ -19,6 +19,7 @@ from scoring.referee.variants.base import (
     Standing,
     Variant,
     hand_totals_scored,
+    house_settings,
 )
 
 END_OVER = Fraction(100)
@@ -32,7 +33,7 @@ class DutchToulousain(Variant):
     )
     call_word = "Dutch"
     values = CardValues(numbers=range(2, 11), A=1, J=11, Q=12, K=RedBlack(red=0, black=13))
-    house_settings = (ROUNDS, DECKS)
+    house_settings = house_settings(then=END_SETTINGS, limit=100)
     penalty_cards = True
     settled = (
         gettext_noop(

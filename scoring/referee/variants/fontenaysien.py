@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scoring.referee.house import CALL_THRESHOLD, DECKS, JOKER_VALUE, ROUNDS, HouseSetting
+from scoring.referee.house import CALL_THRESHOLD, JOKER_VALUE, HouseSetting
 from scoring.referee.notes import gettext_noop, names, note
 from scoring.referee.variants.base import (
     TAMALOU_POWERS,
@@ -17,6 +17,7 @@ from scoring.referee.variants.base import (
     Standing,
     Variant,
     call_succeeds,
+    house_settings,
 )
 from scoring.referee.variants.tamalou import Tamalou
 
@@ -48,13 +49,7 @@ class Fontenaysien(Variant):
     )
     call_word = "Tamalou"
     values = Tamalou.values
-    house_settings = (
-        ROUNDS,
-        CALL_THRESHOLD.but(default=5),
-        JOKER_VALUE,
-        HALF_GAME,
-        DECKS,
-    )
+    house_settings = house_settings(CALL_THRESHOLD, JOKER_VALUE, HALF_GAME, jokers=2)
     decisions = (
         gettext_noop("The round is won by the lowest round score."),
         gettext_noop(

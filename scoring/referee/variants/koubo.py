@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scoring.referee.house import DECKS, ROUNDS
 from scoring.referee.notes import gettext_noop, note
 from scoring.referee.variants.base import (
+    CALL_SETTINGS,
+    END_SETTINGS,
     QUICK_DISCARD,
     TURN,
     CardValues,
@@ -18,6 +19,7 @@ from scoring.referee.variants.base import (
     Power,
     RedBlack,
     Variant,
+    house_settings,
     no_caller,
 )
 
@@ -33,7 +35,14 @@ class Koubo(Variant):
     )
     call_word = "Koubo"
     values = CardValues(numbers=range(7, 11), A=1, J=2, Q=3, K=RedBlack(red=0, black=11), JOKER=-1)
-    house_settings = (ROUNDS.but(default=10, help=""), DECKS)
+    house_settings = house_settings(
+        then=(*CALL_SETTINGS, *END_SETTINGS),
+        rounds=10,
+        deck="32",
+        jokers=2,
+        call_bonus=-3,
+        call_penalty=20,
+    )
     settled = (
         gettext_noop(
             "A caller who has as few points as someone else (a tie) is not right: hand + 20."

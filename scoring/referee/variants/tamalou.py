@@ -5,9 +5,11 @@ The rules as players read them: /rules/tamalou/ (rules_variant.html).
 
 from __future__ import annotations
 
-from scoring.referee.house import CALL_THRESHOLD, DECKS, JOKER_VALUE, ROUNDS
+from scoring.referee.house import CALL_THRESHOLD, JOKER_VALUE
 from scoring.referee.notes import gettext_noop, names, note
 from scoring.referee.variants.base import (
+    CALL_SETTINGS,
+    END_SETTINGS,
     MISUSED_POWER,
     QUICK_DISCARD,
     TAMALOU_POWERS,
@@ -19,6 +21,7 @@ from scoring.referee.variants.base import (
     Variant,
     call_succeeds,
     caller_or_lowest_others,
+    house_settings,
     no_caller,
     why_caller_failed,
 )
@@ -33,7 +36,9 @@ class Tamalou(Variant):
     )
     call_word = "Tamalou"
     values = CardValues(numbers=range(2, 11), A=1, J=10, Q=10, K=RedBlack(red=0, black=15), JOKER=0)
-    house_settings = (ROUNDS, CALL_THRESHOLD.but(default=5), JOKER_VALUE, DECKS)
+    house_settings = house_settings(
+        CALL_THRESHOLD, JOKER_VALUE, then=(*CALL_SETTINGS, *END_SETTINGS), jokers=2
+    )
     rules = {
         "setup": gettext_noop(
             "52 cards and 2 jokers, 2 to 8 players. The dealer gives each player 4 cards face "

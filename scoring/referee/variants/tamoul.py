@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scoring.referee.house import CALL_THRESHOLD, DECKS, ROUNDS
+from scoring.referee.house import CALL_THRESHOLD
 from scoring.referee.notes import Note, gettext_noop, note
 from scoring.referee.variants.base import (
+    CALL_SETTINGS,
+    END_SETTINGS,
     QUICK_DISCARD,
     SETUP_52,
     TURN,
@@ -23,6 +25,7 @@ from scoring.referee.variants.base import (
     Variant,
     call_succeeds,
     caller_or_lowest_others,
+    house_settings,
     no_caller,
     why_caller_failed,
 )
@@ -48,7 +51,15 @@ class Tamoul(Variant):
         Q=RedBlack(red=1, black=15),
         K=RedBlack(red=Fraction(1, 2), black=15),
     )
-    house_settings = (ROUNDS, CALL_THRESHOLD.but(default=Fraction(13, 2)), DECKS)
+    house_settings = house_settings(
+        CALL_THRESHOLD,
+        then=(*CALL_SETTINGS, *END_SETTINGS),
+        call_threshold=Fraction(13, 2),
+        call_bonus=-20,
+        call_penalty=20,
+        limit=100,
+        reset={"at": 100, "to": 50},
+    )
     half_points = True
     settled = (
         gettext_noop(

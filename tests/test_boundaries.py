@@ -74,9 +74,9 @@ def test_nine_names_are_refused_not_cut_to_eight(client):
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ("-1", "Call_threshold must be a number from 0 to 100."),
-        ("101", "Call_threshold must be a number from 0 to 100."),
-        ("5,5", "Call_threshold is 5.5: only whole points in this variant."),
+        ("-1", "“A call is allowed with at most” must be a number from 0 to 100."),
+        ("101", "“A call is allowed with at most” must be a number from 0 to 100."),
+        ("5,5", "“A call is allowed with at most” is 5.5: only whole points in this variant."),
         ("²", "Enter a number with the digits 0 to 9."),
     ],
 )
@@ -121,7 +121,7 @@ def test_the_100_to_50_tag_shows_only_after_the_round_that_did_it(client):
 
 def test_the_rules_page_shows_the_games_house_values(client):
     page = client.get("/rules/tamalou/?joker_value=20&card=JOKER").content.decode()
-    assert "Points: 20" in page and "Joker value 20" in page
+    assert "Points: 20" in page and "With this game's house settings: joker 20" in page
     assert "Points: 0" in client.get("/rules/tamalou/?card=JOKER").content.decode()
     odd = client.get("/rules/tamalou/?joker_value=%00&call_threshold=²&card=JOKER")
     assert odd.status_code == 200 and "Points: 0" in odd.content.decode()

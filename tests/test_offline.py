@@ -127,7 +127,7 @@ def test_the_worker_names_its_files_as_production_serves_them(client, settings, 
     call_command("collectstatic", interactive=False, verbosity=0)
     settings.DEBUG = False
     config = worker_config(client.get("/sw.js").content.decode())
-    assert len(config["static"]) == 14 and config["staticPrefix"] == "/static/"
+    assert len(config["static"]) == 16 and config["staticPrefix"] == "/static/"
     for url in config["static"]:
         assert re.search(r"\.[0-9a-f]{12}\.(js|css|png|svg)$", url), url
         assert (tmp_path / url.removeprefix("/static/")).is_file(), url

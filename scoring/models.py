@@ -192,7 +192,13 @@ class Game(models.Model):
         return None
 
     def game_file(self) -> dict:
-        return gamefile.game_to_json(self.as_entry())
+        data = gamefile.game_to_json(self.as_entry())
+        if self.rules_name and "rules_name" not in data:
+            # After the settings, as GAME_FORMAT.md writes it.
+            at = list(data).index("settings") + 1 if "settings" in data else 2
+            items = list(data.items())
+            data = dict([*items[:at], ("rules_name", self.rules_name), *items[at:]])
+        return data
 
     # --- every write --------------------------------------------------------------
 

@@ -101,6 +101,7 @@ def home(request) -> HttpResponse:
         )
     summaries.sort(key=lambda s: (s["sheet"].finished, -s["game"].updated_at.timestamp()))
     context = {"summaries": summaries, "variants": VARIANTS.values(), "tambouille": Tambouille}
+    context["rule_sets"] = phone_rule_sets(request)
     return render(request, "home.html", context)
 
 

@@ -200,7 +200,6 @@ class HouseRulesForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.variant = engine.GAMES[variant]
         self.naming = naming  # the name is required (saving the rules under it)
-        self.fields["rules_name"].required = naming
         self.takes = {setting.name: setting for setting in self.variant.house_settings}
         for setting in self.variant.house_settings:
             if setting.kind == CARD_VALUES:
@@ -372,9 +371,14 @@ class HouseRulesForm(forms.Form):
                 continue
             if setting.kind == RESET:
                 at, to = data.get("reset_at"), data.get("reset_to")
+                if at is None and to is None and "reset_at" not in self.data:
+                    continue  # not sent: the variant's own
                 value = None if at is None and to is None else {"at": at, "to": to}
                 if value is not None and (at is None or to is None):
-                    self.add_error("reset_at" if at is None else "reset_to", _("Enter a number."))
+                    self.add_error(
+                        "reset_at" if at is None else "reset_to",
+                        _("Enter both totals, or neither for none."),
+                    )
                     continue
                 if value is not None:
                     value = {part: json_number(number) for part, number in value.items()}
@@ -382,10 +386,12 @@ class HouseRulesForm(forms.Form):
                     settings[name] = value
                 continue
             value = data.get(name)
-            if setting.kind == "flag" and not value and not setting.default:
-                continue
-            if (value is None or value == "") and setting.default is not None:
-                continue
+            if setting.kind == "flag":
+                value = bool(value)
+            elif value is None or value == "":
+                if not setting.optional or name not in self.data:
+                    continue  # left empty (or not sent): the variant's own
+                value = None  # no agreed number of rounds, no limit
             if value == setting.default:
                 continue
             settings[name] = json_number(value) if isinstance(value, Fraction) else value

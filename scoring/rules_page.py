@@ -36,13 +36,17 @@ def power_label(power: Power) -> str:
 
 
 def values_table(variant: Variant) -> list[dict]:
-    """One row per rank: its value, or its red and black values where they differ."""
+    """One row per rank: its value, its red and black values where they differ, or each
+    card's where the table gave a single card its own (K♥ −1)."""
     rows = []
-    for rank in variant.values.ranks:
-        red = variant.value(parse_card(rank + "H"))
-        black = variant.value(parse_card(rank + "S"))
-        rows.append({"rank": rank, "name": rank_name(rank), "red": red, "black": black})
-    if variant.values.jokers:
+    for rank in variant.ranks:
+        cards = [parse_card(rank + suit) for suit in "HDSC"]
+        values = [variant.value(card) for card in cards]
+        row = {"rank": rank, "name": rank_name(rank), "red": values[0], "black": values[2]}
+        if values[0] != values[1] or values[2] != values[3]:
+            row["cards"] = list(zip(cards, values, strict=True))
+        rows.append(row)
+    if variant.jokers:
         joker = variant.value(parse_card(JOKER))
         rows.append({"rank": JOKER, "name": rank_name(JOKER), "red": joker, "black": joker})
     return rows

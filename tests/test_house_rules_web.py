@@ -284,7 +284,10 @@ def test_a_sets_page_has_its_rules_in_the_tables_numbers_a_link_and_a_qr_code(cl
     assert f'href="/new/tamalou/?rules={rule_set.key}"' in page
     assert "Start a game with these rules" in page
     # The card values of the whole rules text are the table's.
-    assert '<tr data-rank="K">' in page
+    king = page[page.index('<tr data-rank="K">') :]
+    king = king[: king.index("</tr>")]
+    assert '<span class="card red">K♥</span> −1 · <span class="card red">K♦</span> 0' in king
+    assert '<span class="card">K♣</span> 15' in king
     joker = client.get(f"/h/{rule_set.key}/?card=JOKER", headers={"HX-Request": "true"})
     assert "Points: −5" in joker.content.decode() and "<html" not in joker.content.decode()
     heart_king = client.get(f"/h/{rule_set.key}/?card=KH").content.decode()
@@ -378,8 +381,9 @@ def test_cards_and_rules_from_the_sheet_show_that_games_rules(client):
 
 def test_a_rematch_keeps_the_settings_and_the_name(client):
     game = mamie_game(client)
-    client.post(f"/g/{game.edit_key}/end/")
-    rematch = game.rematch()
+    response = client.post(f"/g/{game.edit_key}/rematch/")
+    rematch = Game.objects.exclude(pk=game.pk).get()
+    assert response.url == f"/g/{rematch.edit_key}/"
     assert rematch.settings == MAMIE_SETTINGS and rematch.rules_name == "Chez Mamie"
 
 

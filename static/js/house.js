@@ -14,7 +14,7 @@ const markChanged = (input) => {
   const changed = fallback === "" ? input.value.trim() !== "" : shown !== number(fallback);
   row.classList.toggle("changed", changed);
   const note = row.querySelector(".default");
-  if (note) note.hidden = !changed;
+  if (note) note.hidden = !changed && fallback !== ""; // a red and a black value: always said
 };
 
 export function step(value, how, low, high) {

@@ -1,0 +1,114 @@
+"""The house rules builder on a touch phone (390×844 and 360×740, tapping): Chez Mamie's rules
+set with the steppers (a joker at −5 without a minus key), saved under their name, a game
+started with them, a round entered, and the settings read back from the exported file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scoring.models import Game, RuleSet
+from tests.test_browser import assert_fits_the_phone, shoot, tap_card
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(params=[(390, 844), (360, 740)], ids=["390x844", "360x740"])
+def phone(request, page: Page) -> Page:
+    page.set_viewport_size({"width": request.param[0], "height": request.param[1]})
+    return page
+
+
+def stepper(page: Page, name: str, label: str):
+    return page.locator(f'button[name="step"][value="{name}:{label}"]')
+
+
+def test_chez_mamie_is_built_saved_played_and_exported(phone: Page, live_server):
+    page = phone
+    width = page.viewport_size["width"]
+    page.goto(f"{live_server.url}/new/tamalou/")
+    for i, name in enumerate(["Léa", "Marc"]):
+        page.locator(f"#id_name_{i}").tap()
+        page.keyboard.type(name)
+    page.locator("#builder summary").tap()
+    expect(page.locator("#id_joker_value")).to_be_visible()
+
+    # A joker at −5 with the − button: the keypad may have no minus key.
+    joker = page.locator("#id_joker_value")
+    assert joker.get_attribute("inputmode") == "decimal"
+    for _ in range(5):
+        stepper(page, "joker_value", "-1").tap()
+    expect(joker).to_have_value("-5")
+    expect(page.locator(".field.house.changed")).to_have_count(1)  # the joker's row, marked
+
+    # K♥ on its own at −1; a rank's default shows beside it once changed.
+    page.locator("#id_one_0").select_option("KH")
+    stepper(page, "one_0_value", "-1").tap()
+    expect(page.locator("#id_one_0_value")).to_have_value("-1")
+    queen = page.locator(".card-row", has=page.locator("#id_card_Q"))
+    expect(queen.locator(".default")).to_be_hidden()
+    stepper(page, "card_Q", "+1").tap()
+    expect(queen.locator(".default")).to_be_visible()
+    expect(queen.locator(".default")).to_have_text("default 10")
+    stepper(page, "card_Q", "-1").tap()
+    expect(queen.locator(".default")).to_be_hidden()
+
+    # A failed call costs 10: typed on the numeric keypad.
+    page.locator("#id_call_penalty").tap()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("10")
+    page.locator("#id_rules_name").tap()
+    page.keyboard.type("Chez Mamie")
+    assert_fits_the_phone(page)
+    shoot(page, f"20-house-rules-{width}")
+
+    page.get_by_role("button", name="Save as…").tap()
+    expect(page.locator("#builder .banner")).to_contain_text("Saved as “Chez Mamie”")
+    rule_set = RuleSet.objects.get()
+    assert rule_set.settings == {
+        "joker_value": -5,
+        "card_values": {"KH": -1},
+        "call_penalty": 10,
+    }
+    expect(page.locator("#id_name_1")).to_have_value("Marc")  # the players stay
+    expect(page.locator(".rule-sets button", has_text="Chez Mamie")).to_be_visible()
+
+    page.get_by_role("button", name="Start the game").tap()
+    expect(page.locator(".house-line")).to_have_text("Chez Mamie: joker −5, K♥ −1, failed call +10")
+    game = Game.objects.get()
+    assert game.rules_name == "Chez Mamie" and game.settings == rule_set.settings
+
+    # A round: the picker counts K♥ at −1 and the joker at −5.
+    tap_card(page, "KH")
+    tap_card(page, "JOKER")
+    expect(page.locator(".hand.target .total")).to_have_text("−6")
+    page.locator("#id_total_1").fill("12")
+    page.locator(".calls label", has_text="Léa").first.tap()
+    shoot(page, f"21-house-round-{width}")
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".round-form h2")).to_have_text("Round 2")
+    game.refresh_from_db()
+    assert game.rounds.count() == 1
+    assert game.score().rounds[0].hand_totals["Léa"] == -6
+
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Export the game file").tap()
+    exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert exported["settings"] == {
+        "joker_value": -5,
+        "card_values": {"KH": -1},
+        "call_penalty": 10,
+    }
+    assert exported["rules_name"] == "Chez Mamie"
+    assert exported["rounds"][0]["hands"]["Léa"] == ["KH", "JOKER"]
+
+    # The set's own page: its rules in the table's numbers, to share.
+    page.goto(f"{live_server.url}/h/{rule_set.key}/")
+    expect(page.locator(".differences")).to_have_text("joker −5, K♥ −1, failed call +10")
+    page.locator(".share summary").tap()
+    expect(page.locator(".share .qr svg")).to_be_visible()
+    assert_fits_the_phone(page)
+    shoot(page, f"22-house-rules-page-{width}")

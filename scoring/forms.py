@@ -190,7 +190,6 @@ class HouseRulesForm(forms.Form):
         label=gettext_lazy("Name of these rules"),
         required=False,
         max_length=engine.MAX_NAME_LENGTH,
-        validators=[lambda text: no_control_character(text, _("Remove the control character."))],
         widget=forms.TextInput(
             attrs={"autocomplete": "off", "placeholder": gettext_lazy("Chez Mamie")}
         ),
@@ -403,7 +402,12 @@ class HouseRulesForm(forms.Form):
                     self.add_error(self.field_at_fault(problem), say_detail(problem))
         self.settings = settings
         self.rules_name = (data.get("rules_name") or "").strip()
-        if self.naming and "rules_name" not in self.errors and not self.rules_name:
+        if self.rules_name and "rules_name" not in self.errors:
+            try:
+                self.rules_name = engine.check_rules_name(self.rules_name)
+            except GameError as error:
+                self.add_error("rules_name", say_detail(error))
+        elif self.naming and "rules_name" not in self.errors:
             self.add_error("rules_name", _("Give these rules a name (1 to 40 characters)."))
         return data
 
@@ -560,11 +564,11 @@ def apply_row_action(data, rows: int, action: str, most: int = engine.MAX_PLAYER
 # --- a round ----------------------------------------------------------------------------
 
 
-def no_control_character(text: str, message: str | None = None) -> None:
+def no_control_character(text: str) -> None:
     """Free text kept in a game file has no control character or lone surrogate, as a game
     file must not (``engine.unstorable``): the game's export must import again."""
     if unstorable(text):
-        raise forms.ValidationError(message or _("Remove the control character from the reason."))
+        raise forms.ValidationError(_("Remove the control character from the reason."))
 
 
 class PenaltyForm(forms.Form):

@@ -63,6 +63,7 @@ class GameManager(models.Manager):
                 variant=parsed.variant,
                 players=list(engine.check_players(parsed.players)),
                 settings=canonical.get("settings", {}),
+                rules_name=parsed.rules_name or "",
                 **{"ended": parsed.blocked_after is not None, **fields},
             )
             Round.objects.bulk_create(
@@ -85,7 +86,7 @@ class Game(models.Model):
     share_key = models.CharField(max_length=32, unique=True, default=new_key, editable=False)
     variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
     settings = models.JSONField(default=dict, blank=True)  # as in the game file
-    # The name the table gave its house rules (a copy: a saved set changed later leaves it).
+    # The name the table gave its house rules ("Chez Mamie"); empty when it gave none.
     rules_name = models.CharField(max_length=40, blank=True, default="")
     players = models.JSONField()  # names in turn order
     first_dealer = models.PositiveSmallIntegerField(default=0)  # index in players
@@ -164,6 +165,7 @@ class Game(models.Model):
             rounds=tuple(rounds),
             settings=self.effective_settings(count),
             blocked_after=count if self.ended and self.is_match else None,
+            rules_name=self.rules_name or None,
         )
 
     def score(self) -> engine.ScoreSheet:
@@ -192,13 +194,7 @@ class Game(models.Model):
         return None
 
     def game_file(self) -> dict:
-        data = gamefile.game_to_json(self.as_entry())
-        if self.rules_name and "rules_name" not in data:
-            # After the settings, as GAME_FORMAT.md writes it.
-            at = list(data).index("settings") + 1 if "settings" in data else 2
-            items = list(data.items())
-            data = dict([*items[:at], ("rules_name", self.rules_name), *items[at:]])
-        return data
+        return gamefile.game_to_json(self.as_entry())
 
     # --- every write --------------------------------------------------------------
 

@@ -13,11 +13,12 @@ from urllib.parse import urlencode
 
 from django.utils.translation import gettext, gettext_lazy
 
-from scoring.display import points, rank_name
-from scoring.forms import CARD_VALUES, RESET, reset_parts
+from scoring.display import card_key_name, house_value, points, rank_name
+from scoring.forms import CARD_VALUES, RESET
 from scoring.referee import engine, gamefile
-from scoring.referee.cards import JOKER, RANKS, SUIT_SYMBOLS, UnknownCard, parse_card
-from scoring.referee.notes import RANK_SYMBOLS, card_name
+from scoring.referee.cards import SUIT_SYMBOLS, UnknownCard, parse_card
+from scoring.referee.house import SettingError, SettingErrors
+from scoring.referee.notes import RANK_SYMBOLS
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import Variant
 from scoring.referee.variants.base import GENERAL_DECISIONS, Power
@@ -36,26 +37,35 @@ def power_label(power: Power) -> str:
 
 
 def values_table(variant: Variant) -> list[dict]:
-    """One row per rank: its value, its red and black values where they differ, or each
-    card's where the table gave a single card its own (K♥ −1)."""
+    """One row per rank of the game's deck (then the joker): its value, or its red and
+    black values where they differ, or each card's where one card has its own value."""
     rows = []
-    for rank in variant.ranks:
-        cards = [parse_card(rank + suit) for suit in "HDSC"]
-        values = [variant.value(card) for card in cards]
-        row = {"rank": rank, "name": rank_name(rank), "red": values[0], "black": values[2]}
-        if values[0] != values[1] or values[2] != values[3]:
-            row["cards"] = list(zip(cards, values, strict=True))
-        rows.append(row)
-    if variant.jokers:
-        joker = variant.value(parse_card(JOKER))
-        rows.append({"rank": JOKER, "name": rank_name(JOKER), "red": joker, "black": joker})
+    for row in variant.card_value_rows():
+        cards = [{"card": item["card"], "value": item["value"]} for item in row["cards"]]
+        red = {item["value"] for item in cards if item["card"].is_red}
+        black = {item["value"] for item in cards if not item["card"].is_red}
+        rows.append(
+            {
+                "rank": row["key"],
+                "name": rank_name(row["key"]),
+                "red": min(red or black),
+                "black": min(black),
+                "cards": cards if len(red) > 1 or len(black) > 1 else None,
+            }
+        )
     return rows
 
 
-def worked_example(variant: Variant) -> dict:
+def worked_example(variant: Variant, settings: dict | None = None) -> dict:
+    """The variant's example round scored with the game's house settings (with the
+    variant's own when the example's cards are not in the chosen deck)."""
     players = variant.example["players"]
     entry = gamefile.round_from_json(variant.example["round"], 1)
-    sheet = engine.score_game(engine.GameEntry(variant.key, tuple(players), (entry,)))
+    try:
+        game = engine.GameEntry(variant.key, tuple(players), (entry,), settings or {})
+        sheet = engine.score_game(game)
+    except engine.GameError:
+        sheet = engine.score_game(engine.GameEntry(variant.key, tuple(players), (entry,)))
     result = sheet.rounds[0]
     return {
         "round": entry,
@@ -85,9 +95,9 @@ def card_lookup(variant: Variant, code: str | None) -> dict | None:
 
 
 def house_settings(variant: type[Variant], query) -> dict:
-    """A game's house settings given in the query (``?joker_value=20``,
-    ``card_values=JOKER:-5,KH:-1``: ``HouseSetting.text``), as its sheet links to them; what
-    is not a valid setting of the variant, or does not go with the others, is left out."""
+    """A game's house settings given in the query (``?joker_value=20&card_values=KH:-1``),
+    as its sheet links to them (``HouseSetting.text``); what is not a valid setting of the
+    variant is left out, and so is a card value the chosen deck does not hold."""
     settings = {}
     for setting in variant.house_settings:
         text = query.get(setting.name)
@@ -95,12 +105,13 @@ def house_settings(variant: type[Variant], query) -> dict:
             continue
         try:
             settings[setting.name] = setting.from_text(text, halves=variant.half_points)
-        except ValueError:
+        except SettingError:
             continue
     try:
         variant(**settings)
-    except ValueError:
-        return {}  # settings that do not go together (a link written by hand)
+    except SettingErrors as refused:
+        for error in refused.errors:
+            settings.pop(error.setting, None)
     return settings
 
 
@@ -132,34 +143,25 @@ def signed(value) -> str:
     return text if text.startswith("−") or Fraction(value) == 0 else f"+{text}"
 
 
-def card_label(key: str) -> str:
-    if key == JOKER:
-        return gettext("joker")
-    if key in RANKS:
-        return rank_name(key)
-    return card_name(parse_card(key), gettext)
-
-
 def differences(variant: str, settings: dict) -> list[str]:
-    """Each setting that differs from the variant's, in the table's words and numbers."""
-    rules = engine.GAMES[variant]
+    """Each setting that differs from the variant's, in the table's words and numbers:
+    ``joker −5, R♥ −1, annonce ratée +10``."""
     said = []
-    for setting in rules.house_settings:
+    for setting in engine.GAMES[variant].house_settings:
         name = setting.name
         if name not in settings or settings[name] == setting.default:
             continue
         value = settings[name]
         label = str(SHORT.get(name) or gettext(setting.label))
-        if name == CARD_VALUES:
-            said += [f"{card_label(key)} {points(worth)}" for key, worth in value.items()]
-        elif name == RESET:
-            at, to = reset_parts(value)
-            said.append(f"{label} {at} → {to}" if at is not None else gettext("no reset"))
+        if setting.kind == CARD_VALUES:
+            said += [f"{card_key_name(key)} {points(worth)}" for key, worth in value.items()]
+        elif setting.kind == RESET:
+            shown = house_value(setting, value)
+            said.append(f"{label} {shown}" if value is not None else gettext("no reset"))
         elif setting.kind == "flag":
             said.append(label if value else gettext("no %(setting)s") % {"setting": label})
         elif setting.kind == "choice":
-            choice = dict(setting.choices).get(value)
-            said.append(gettext(choice) if choice else f"{label} {value}")
+            said.append(house_value(setting, value))
         elif value is None:
             said.append(gettext("no agreed number of rounds") if name == "rounds" else label)
         else:
@@ -196,7 +198,7 @@ def rules_context(variant: type[Variant], query, settings: dict | None = None) -
         "power_rules": rules.power_rules,
         "values": values_table(rules),
         "cards": rules.deck(),
-        "example": worked_example(rules),
+        "example": worked_example(rules, settings),
         "settled": rules.settled,
         "decisions": [*GENERAL_DECISIONS, *rules.decisions],
         "lookup": card_lookup(rules, query.get("card")),

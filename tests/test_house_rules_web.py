@@ -241,7 +241,7 @@ def test_save_as_keeps_the_set_on_this_phone_and_lists_it(client):
         ("", "Give these rules a name (1 to 40 characters)."),
         ("   ", "Give these rules a name (1 to 40 characters)."),
         ("x" * 41, "at most 40 characters"),
-        ("Chez\x07Mamie", "Remove the control character."),
+        ("Chez\x07Mamie", "The name of the house rules has an invisible control character."),
     ],
 )
 def test_a_set_needs_a_name_of_1_to_40_characters(client, name, message):

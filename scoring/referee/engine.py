@@ -16,7 +16,16 @@ from fractions import Fraction
 
 from scoring.referee.cards import Card, format_points
 from scoring.referee.house import MAX_ROUNDS, HouseRules, SettingErrors
-from scoring.referee.notes import Note, Term, english_plural, gettext_noop, names, note, plural_noop
+from scoring.referee.notes import (
+    NOTES,
+    Note,
+    Term,
+    english_plural,
+    gettext_noop,
+    names,
+    note,
+    plural_noop,
+)
 from scoring.referee.tambouille import CARDS, Tambouille
 from scoring.referee.variants import VARIANTS, Variant
 from scoring.referee.variants.base import ZERO, Play, Standing
@@ -95,6 +104,7 @@ class GameEntry:
     settings: Mapping[str, object] = field(default_factory=dict)
     # Tambouille: the table declared the match blocked after this turn round.
     blocked_after: int | None = None
+    rules_name: str | None = None  # the name a table gave its house rules (1–40 characters)
 
 
 # Every game the referee keeps, by the key game files and URLs use: the Tamalou variants, and
@@ -205,6 +215,23 @@ def check_players(
     return tuple(names)
 
 
+def check_rules_name(value: object) -> str:
+    """The name of a table's house rules as stored: trimmed, 1–40 characters."""
+    name = clean_name(value)
+    if not isinstance(value, str) or not name or len(name) > MAX_NAME_LENGTH:
+        raise GameError(
+            gettext_noop("the name of the house rules must be 1 to {most} characters."),
+            most=MAX_NAME_LENGTH,
+            field="rules_name",
+        )
+    if unstorable(name) or any(unicodedata.category(char) == "Cc" for char in name):
+        raise GameError(
+            gettext_noop("the name of the house rules has an invisible control character."),
+            field="rules_name",
+        )
+    return name
+
+
 def exact(value: object, *, variant: Variant, what: str, **where: object) -> Fraction:
     """A JSON or Python number as exact points: whole, or a half where the variant has halves."""
     if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
@@ -263,9 +290,7 @@ def check_settings(variant_key: str, raw: Mapping[str, object]) -> HouseRules:
         if len(problems) == 1:
             raise problems[0] from None
         error = GameError(
-            gettext_noop("{errors}"),
-            field=problems[0].field,
-            errors=tuple(problem.note for problem in problems),
+            NOTES, field=problems[0].field, notes=tuple(problem.note for problem in problems)
         )
         error.problems = problems
         raise error from None
@@ -569,6 +594,8 @@ def penalty_note(penalty: Penalty) -> Note:
 def score_game(game: GameEntry) -> ScoreSheet:
     """Check and score every round in order; the first fault stops it with a GameError."""
     variant = check_settings(game.variant, game.settings)
+    if game.rules_name is not None:
+        check_rules_name(game.rules_name)
     if isinstance(variant, Tambouille):
         return score_match(game, variant)
     if game.blocked_after is not None:

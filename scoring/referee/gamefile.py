@@ -18,6 +18,7 @@ from scoring.referee.engine import (
     Penalty,
     RoundEntry,
     ScoreSheet,
+    check_rules_name,
     clean_name,
     unstorable,
 )
@@ -28,7 +29,7 @@ GAME_FORMAT = "tamalou-ref.game/1"
 SHEET_FORMAT = "tamalou-ref.scoresheet/1"
 MAX_FILE_BYTES = 2_000_000
 
-GAME_KEYS = {"format", "variant", "settings", "blocked", "players", "rounds"}
+GAME_KEYS = {"format", "variant", "settings", "rules_name", "blocked", "players", "rounds"}
 ROUND_KEYS = {"hands", "caller", "counter_caller", "emptied", "penalties", "penalty_cards"}
 MATCH_ROUND_KEYS = {"hands"}  # a Tambouille turn round: the cards each player holds
 PENALTY_KEYS = {"player", "points", "reason"}
@@ -140,7 +141,8 @@ def _check_keys(data: Mapping, allowed: set[str], required: set[str], what: str,
 
 def game_from_json(data: object) -> GameEntry:
     _expect(data, dict, gettext_noop("a game file"))
-    _check_keys(data, GAME_KEYS, GAME_KEYS - {"settings", "blocked"}, gettext_noop("the game file"))
+    optional = {"settings", "rules_name", "blocked"}
+    _check_keys(data, GAME_KEYS, GAME_KEYS - optional, gettext_noop("the game file"))
     if data["format"] != GAME_FORMAT:
         raise GameError(
             gettext_noop("the format must be '{wanted}', not '{given}'."),
@@ -153,6 +155,9 @@ def game_from_json(data: object) -> GameEntry:
     )
     players = _expect(data["players"], list, gettext_noop("the players"), field="players")
     rounds = _expect(data["rounds"], list, gettext_noop("the rounds"), field="rounds")
+    rules_name = data.get("rules_name")
+    if rules_name is not None:
+        rules_name = check_rules_name(rules_name)
     blocked = data.get("blocked", False)
     if not isinstance(blocked, bool):
         raise GameError(gettext_noop("blocked must be true or false."), field="blocked")
@@ -166,6 +171,7 @@ def game_from_json(data: object) -> GameEntry:
         rounds=tuple(round_from_json(entry, number) for number, entry in enumerate(rounds, 1)),
         settings=settings,
         blocked_after=len(rounds) if blocked else None,
+        rules_name=rules_name,
     )
 
 
@@ -245,9 +251,12 @@ def round_from_json(data: object, number: int) -> RoundEntry:
 
 
 def _number_json(value: object) -> object:
-    """Numbers as exact JSON numbers (23, not 23.0); other values unchanged."""
+    """Numbers as exact JSON numbers (23, not 23.0), inside objects too (card_values,
+    reset); other values unchanged."""
     if isinstance(value, int | float | Fraction) and not isinstance(value, bool):
         return json_number(Fraction(value))
+    if isinstance(value, Mapping):
+        return {key: _number_json(item) for key, item in value.items()}
     return value
 
 
@@ -261,7 +270,9 @@ def game_to_json(game: GameEntry) -> dict[str, object]:
     """The canonical game file: what export writes and import reads back unchanged."""
     data: dict[str, object] = {"format": GAME_FORMAT, "variant": game.variant}
     if game.settings:
-        data["settings"] = {key: _number_json(value) for key, value in game.settings.items()}
+        data["settings"] = _number_json(game.settings)
+    if game.rules_name is not None:
+        data["rules_name"] = game.rules_name
     if game.blocked_after is not None:
         data["blocked"] = True
     data["players"] = list(game.players)

@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import ClassVar
 
-from scoring.referee.cards import JOKER, RANKS, Card, full_deck, parse_card
+from scoring.referee.cards import JOKER, RANKS, Card, format_points, full_deck, parse_card
 from scoring.referee.house import (
     CALL_BONUS,
     CALL_PENALTY,
@@ -29,7 +29,7 @@ from scoring.referee.house import (
     HouseSetting,
     SettingError,
 )
-from scoring.referee.notes import Note, Term, gettext_noop, names, note
+from scoring.referee.notes import Note, Term, gettext_noop, names, note, notes_together
 
 ZERO = Fraction(0)
 
@@ -410,11 +410,62 @@ class Variant(HouseRules):
     def power_of(self, card: Card) -> Power | None:
         return next((power for power in self.powers if power.applies_to(card)), None)
 
+    def rule_params(self) -> dict[str, object]:
+        """The numbers a rules text may name, from this game's settings: ``{call}`` the call
+        word, ``{threshold}``, ``{bonus}`` and ``{penalty}`` of a call, ``{limit}``."""
+        return {
+            "call": self.call_word,
+            "threshold": self.threshold,
+            "bonus": self.call_bonus,
+            "penalty": self.call_penalty,
+            "limit": self.limit,
+        }
+
+    def house_texts(self, section: str) -> list[Note]:
+        """What the house settings add to a section of the rules: a failed call's penalty
+        where the variant's text has none, the agreed rounds, the reset, the limit."""
+        if section == "scoring" and self.call_penalty and not self.defaults.get("call_penalty"):
+            text = gettext_noop("A failed caller adds {penalty} to their hand.")
+            return [note(text, penalty=self.call_penalty)]
+        if section != "end":
+            return []
+        texts = []
+        if self.rounds is not None:
+            texts.append(
+                note(gettext_noop("The game ends after {rounds} rounds."), rounds=self.rounds)
+            )
+        if self.reset is not None:
+            texts.append(
+                note(
+                    gettext_noop("After each round a total of exactly {at} falls back to {to}."),
+                    at=self.reset[0],
+                    to=self.reset[1],
+                )
+            )
+        if self.limit is not None:
+            texts.append(self.limit_text(self.limit))
+        return texts
+
+    def section_texts(self, key: str, own: Note) -> list[Note]:
+        """The section's own text, what the house settings add after its scoring and before
+        its end."""
+        added = self.house_texts(key)
+        return [own, *added] if key == "scoring" else [*added, own]
+
+    def limit_text(self, limit: Fraction) -> Note:
+        return note(
+            gettext_noop("The game ends after a round in which a total goes over {limit}."),
+            limit=limit,
+        )
+
     def rule_texts(self) -> list[tuple[str, Note]]:
-        """(title, text) of each section, the placeholders filled from this variant."""
-        params = {"call": self.call_word, "threshold": self.threshold}
+        """(title, text) of each section, the placeholders filled from this game's settings,
+        with what its house settings add."""
+        params = self.rule_params()
         return [
-            (title, note(self.rules[key], **params)) for key, title in SECTIONS if key in self.rules
+            (title, notes_together(self.section_texts(key, note(self.rules[key], **params))))
+            for key, title in SECTIONS
+            if key in self.rules
         ]
 
     # --- a round -----------------------------------------------------------
@@ -426,11 +477,23 @@ class Variant(HouseRules):
         """How many penalty cards the caller must draw once the hands are in."""
         return 0
 
-    # Shown beside a player whose total was adjusted in the last round (Tamoul: "100 → 50").
-    adjustment_label: ClassVar[str] = ""
+    @property
+    def adjustment_label(self) -> str:
+        """Shown beside a player whose total was reset in the last round ("100 → 50")."""
+        reset = self.reset
+        return "" if reset is None else f"{format_points(reset[0])} → {format_points(reset[1])}"
 
     def adjust_total(self, player: str, total: Fraction) -> tuple[Fraction, Note | None]:
-        """A running total after the round's score is added (Tamoul's 100 → 50)."""
+        """A running total after the round's score, penalties included, is added: exactly
+        the reset's "at" falls back to its "to", once (Tamoul's 100 → 50)."""
+        reset = self.reset
+        if reset is not None and total == reset[0]:
+            return reset[1], note(
+                gettext_noop("{player} reached exactly {at} and falls back to {to}."),
+                player=player,
+                at=reset[0],
+                to=reset[1],
+            )
         return total, None
 
     def next_deal(self, rotation: tuple[str, str], caller: str | None, winners: list[str]):
@@ -438,9 +501,23 @@ class Variant(HouseRules):
         return rotation
 
     def landmarks(self) -> tuple[Landmark, ...]:
-        """The running totals where this variant's rules act (an elimination, a reset, the
-        end), from the same constants the rules below use; none by default."""
-        return ()
+        """The running totals where this game's rules act (a reset, the limit), from the
+        same settings the rules below use."""
+        reset, limit = self.reset, self.limit
+        if reset is not None and reset[0] == limit:
+            # One line: exactly the limit falls back, over it ends the game.
+            label = gettext_noop("{total} → {to}; over: the end")
+            return (Landmark(limit, note(label, total=limit, to=reset[1])),)
+        marks = []
+        if reset is not None:
+            label = note(gettext_noop("{total} → {to}"), total=reset[0], to=reset[1])
+            marks.append(Landmark(reset[0], label))
+        if limit is not None:
+            marks.append(Landmark(limit, self.limit_label(limit)))
+        return tuple(marks)
+
+    def limit_label(self, limit: Fraction) -> Note:
+        return note(gettext_noop("over {total}: the end"), total=limit)
 
     def knocked_out(self, standing: Standing) -> list[str]:
         """The players who leave the game after this round (Dutch)."""
@@ -454,8 +531,10 @@ class Variant(HouseRules):
     # --- the end of the game ----------------------------------------------
 
     def game_over(self, standing: Standing) -> bool:
-        """The variant's own end; the agreed number of rounds is checked besides."""
-        return False
+        """The variant's own end: a running total over the limit (T > limit), when there is
+        one; the agreed number of rounds is checked besides."""
+        limit = self.limit
+        return limit is not None and any(standing.totals[p] > limit for p in standing.order)
 
     def game_winners(self, standing: Standing) -> list[str]:
         """Lowest running total among the players still in (ties share the win)."""
@@ -517,3 +596,20 @@ def call_succeeds(variant: Variant, play: Play) -> bool:
     total = play.t(play.caller)
     within = threshold is None or total <= threshold
     return within and play.strictly_lowest(play.caller)
+
+
+def failed_call_note(caller: str, total: Fraction, penalty: Fraction, score: Fraction) -> Note:
+    """What a failed caller scores: the hand total, plus the penalty when there is one."""
+    if penalty == 0:
+        return note(
+            gettext_noop("The call fails: {caller} scores the hand total, {total}."),
+            caller=caller,
+            total=total,
+        )
+    return note(
+        gettext_noop("The call fails: {caller} scores {total} + {penalty} = {score}."),
+        caller=caller,
+        total=total,
+        penalty=penalty,
+        score=score,
+    )

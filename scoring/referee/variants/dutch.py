@@ -13,7 +13,6 @@ from scoring.referee.variants.base import (
     SETUP_52,
     TURN,
     CardValues,
-    Landmark,
     Outcome,
     Play,
     Power,
@@ -24,8 +23,6 @@ from scoring.referee.variants.base import (
     house_settings,
     no_caller,
 )
-
-KNOCKOUT = Fraction(100)
 
 
 class Dutch(Variant):
@@ -57,9 +54,8 @@ class Dutch(Variant):
         "call": gettext_noop("Any player may say “{call}” on their turn: the round stops at once."),
         "scoring": gettext_noop("Everyone scores their hand total, the caller included."),
         "end": gettext_noop(
-            "A player whose total reaches 100 is out and plays no more rounds. The last player "
-            "still in wins. If the last players all reach 100 in the same round, the one "
-            "closest to 100 wins."
+            "The last player still in wins. If the last players all go out in the same round, "
+            "the one with the lowest total wins."
         ),
     }
     powers = (
@@ -92,17 +88,28 @@ class Dutch(Variant):
         ]
         return Outcome(hand_totals_scored(play), play.lowest(), play.strictly_lowest(caller), notes)
 
-    def landmarks(self) -> tuple[Landmark, ...]:
-        return (Landmark(KNOCKOUT, note(gettext_noop("{total}: out"), total=KNOCKOUT)),)
+    def limit_text(self, limit: Fraction) -> Note:
+        return note(
+            gettext_noop("A player whose total reaches {limit} is out and plays no more rounds."),
+            limit=limit,
+        )
+
+    def limit_label(self, limit: Fraction) -> Note:
+        return note(gettext_noop("{total}: out"), total=limit)
 
     def knocked_out(self, standing: Standing) -> list[str]:
-        return [p for p in standing.in_game if standing.totals[p] >= KNOCKOUT]
+        """Every player still in whose running total reached the limit (T ≥ limit)."""
+        limit = self.limit
+        if limit is None:
+            return []
+        return [p for p in standing.in_game if standing.totals[p] >= limit]
 
     def knocked_out_note(self, player: str, total: Fraction) -> Note:
         return note(
-            gettext_noop("{player} has {total}, reaches 100 and is out of the game."),
+            gettext_noop("{player} has {total}, reaches {limit} and is out of the game."),
             player=player,
             total=total,
+            limit=self.limit,
         )
 
     def game_over(self, standing: Standing) -> bool:

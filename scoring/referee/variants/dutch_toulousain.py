@@ -5,24 +5,18 @@ The rules as players read them: /rules/dutch_toulousain/ (rules_variant.html).
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from scoring.referee.notes import gettext_noop, note, plural_noop
 from scoring.referee.variants.base import (
     END_SETTINGS,
     CardValues,
-    Landmark,
     Outcome,
     Play,
     Power,
     RedBlack,
-    Standing,
     Variant,
     hand_totals_scored,
     house_settings,
 )
-
-END_OVER = Fraction(100)
 
 
 class DutchToulousain(Variant):
@@ -76,9 +70,7 @@ class DutchToulousain(Variant):
             "dutcher, any other tie to the first tied player after the dutcher in turn order. "
             "The dutcher deals the next round and the round winner plays first."
         ),
-        "end": gettext_noop(
-            "The game ends after a round in which a total goes over 100; the lowest total wins."
-        ),
+        "end": gettext_noop("The lowest total wins."),
     }
     powers = (
         Power(
@@ -158,9 +150,3 @@ class DutchToulousain(Variant):
     def next_deal(self, rotation: tuple[str, str], caller: str | None, winners: list[str]):
         """The dutcher deals the next round and the round winner plays first."""
         return (caller, winners[0]) if caller else rotation
-
-    def landmarks(self) -> tuple[Landmark, ...]:
-        return (Landmark(END_OVER, note(gettext_noop("over {total}: the end"), total=END_OVER)),)
-
-    def game_over(self, standing: Standing) -> bool:
-        return any(standing.totals[p] > END_OVER for p in standing.order)

@@ -93,17 +93,18 @@ class Fontenaysien(Variant):
     }
 
     @property
-    def limit(self) -> Fraction:
+    def lose_at(self) -> Fraction:
+        """100 (50 in a half game): a total this high loses and ends the game."""
         return HALF_GAME_LIMIT if self.settings["half_game"] else LIMIT
 
     @property
     def grand_win(self) -> Fraction:
         """-50 (-25 in a half game): a total this low wins outright."""
-        return -self.limit / 2
+        return -self.lose_at / 2
 
     def landmarks(self) -> tuple[Landmark, ...]:
         return (
-            Landmark(self.limit, note(gettext_noop("{total}: lost"), total=self.limit)),
+            Landmark(self.lose_at, note(gettext_noop("{total}: lost"), total=self.lose_at)),
             Landmark(self.grand_win, note(gettext_noop("{total}: won"), total=self.grand_win)),
         )
 
@@ -134,9 +135,9 @@ class Fontenaysien(Variant):
 
     def game_over(self, standing: Standing) -> bool:
         return any(
-            standing.totals[p] >= self.limit or standing.totals[p] <= self.grand_win
+            standing.totals[p] >= self.lose_at or standing.totals[p] <= self.grand_win
             for p in standing.order
         )
 
     def game_losers(self, standing: Standing) -> list[str]:
-        return [p for p in standing.order if standing.totals[p] >= self.limit]
+        return [p for p in standing.order if standing.totals[p] >= self.lose_at]

@@ -5,8 +5,6 @@ The rules as players read them: /rules/koubo/ (rules_variant.html).
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from scoring.referee.notes import gettext_noop, note
 from scoring.referee.variants.base import (
     CALL_SETTINGS,
@@ -22,9 +20,6 @@ from scoring.referee.variants.base import (
     house_settings,
     no_caller,
 )
-
-RIGHT_CALL = Fraction(-3)
-WRONG_CALL = Fraction(20)
 
 
 class Koubo(Variant):
@@ -60,11 +55,11 @@ class Koubo(Variant):
             "points than everyone else. There is no threshold."
         ),
         "scoring": gettext_noop(
-            "A caller with strictly fewer points than everyone else scores -3 instead of their "
-            "hand. If someone has as few or fewer, the caller scores their hand + 20. The "
-            "others score their hand."
+            "A caller with strictly fewer points than everyone else scores {bonus} instead of "
+            "their hand. If someone has as few or fewer, the caller scores their hand + "
+            "{penalty}. The others score their hand."
         ),
-        "end": gettext_noop("After 10 rounds (or the number agreed), the lowest total wins."),
+        "end": gettext_noop("The lowest total wins."),
     }
     powers = (
         Power(("9",), gettext_noop("Look at one of your own cards.")),
@@ -95,21 +90,30 @@ class Koubo(Variant):
             return no_caller(play)
         caller, total = play.caller, play.t(play.caller)
         scores = dict(play.totals)
-        if play.strictly_lowest(caller):
-            scores[caller] = RIGHT_CALL
+        succeeded = play.strictly_lowest(caller)
+        if succeeded:
+            scores[caller] = self.call_bonus
             template = gettext_noop(
                 "{caller} called {call} with {total} and was strictly lowest: "
-                "-3 in place of the hand total."
+                "{bonus} in place of the hand total."
             )
         else:
-            scores[caller] = total + WRONG_CALL
+            scores[caller] = total + self.call_penalty
             template = gettext_noop(
                 "{caller} called {call} with {total} but was not strictly lowest: "
-                "{total} + 20 = {score}."
+                "{total} + {penalty} = {score}."
             )
         notes = [
-            note(template, caller=caller, call=self.call_word, total=total, score=scores[caller]),
+            note(
+                template,
+                caller=caller,
+                call=self.call_word,
+                total=total,
+                bonus=self.call_bonus,
+                penalty=self.call_penalty,
+                score=scores[caller],
+            ),
             note(gettext_noop("The others score their hand totals.")),
         ]
-        succeeded = play.strictly_lowest(caller)
+        # The round is won by the lowest hands, the caller included (RULES.md).
         return Outcome({p: scores[p] for p in play.order}, play.lowest(), succeeded, notes)

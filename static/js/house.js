@@ -17,6 +17,7 @@ const markChanged = (input) => {
   if (note) note.hidden = !changed && fallback !== ""; // a red and a black value: always said
 };
 
+// The number after a tap on "-1", "+1" or "±" (an empty field counts as 0), within bounds.
 export function step(value, how, low, high) {
   let next = how === "±" ? -(value ?? 0) : (value ?? 0) + Number(how);
   if (low !== null && next < low) next = low;
@@ -24,11 +25,12 @@ export function step(value, how, low, high) {
   return next;
 }
 
-document.addEventListener("click", (event) => {
+const page = globalThis.document; // absent under node --test, which runs step() alone
+page?.addEventListener("click", (event) => {
   const button = event.target.closest("button[name=step]");
   if (!button) return;
   const [name, how] = button.value.split(":");
-  const input = button.form && button.form.elements.namedItem(name);
+  const input = button.form?.elements.namedItem(name);
   if (!input) return;
   event.preventDefault();
   const bound = (key) => (key in input.dataset ? Number(input.dataset[key]) : null);
@@ -36,5 +38,5 @@ document.addEventListener("click", (event) => {
   input.dispatchEvent(new Event("change", { bubbles: true }));
 });
 
-document.addEventListener("input", (event) => markChanged(event.target));
-document.addEventListener("change", (event) => markChanged(event.target));
+page?.addEventListener("input", (event) => markChanged(event.target));
+page?.addEventListener("change", (event) => markChanged(event.target));

@@ -470,7 +470,8 @@ def apply_step(data, step: str) -> None:
 
 class NewGameForm(HouseRulesForm):
     """Variant settings and its players (2–8, Tambouille 2–4) in turn order; rows are added,
-    removed, moved up. With ``naming``, only the house rules are read (to save them)."""
+    removed, moved up. With ``only_rules``, only the house rules are read (to save them
+    under their name, or to score a sample round with them)."""
 
     dealer = forms.TypedChoiceField(
         choices=[(str(row), row) for row in range(engine.MAX_PLAYERS)],
@@ -480,9 +481,9 @@ class NewGameForm(HouseRulesForm):
         widget=forms.HiddenInput,
     )
 
-    def __init__(self, *args, variant: str, rows: int = 4, **kwargs):
+    def __init__(self, *args, variant: str, rows: int = 4, only_rules=False, **kwargs):
         super().__init__(*args, variant=variant, **kwargs)
-        self.rows = rows
+        self.rows, self.only_rules = rows, only_rules  # only_rules: the players are not read
         for row in range(rows):
             label = gettext_lazy("Player %(n)s") % {"n": row + 1}
             attrs = {"autocomplete": "off", "autocapitalize": "words", "placeholder": label}
@@ -508,7 +509,7 @@ class NewGameForm(HouseRulesForm):
             for row in range(self.rows)
             if (data.get(f"name_{row}") or "").strip()
         ]
-        if not self.naming:
+        if not self.only_rules:
             try:
                 self.players = engine.check_players(
                     [name for _, name in kept], self.variant.min_players, self.variant.max_players

@@ -7,9 +7,10 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from scoring.device import device_rule_sets
+from scoring.forms import HouseRulesForm
 from scoring.models import RuleSet
 from scoring.referee.variants import VARIANTS
-from scoring.rules_page import differences, rules_context
+from scoring.rules_page import differences, rules_context, worked_example
 from scoring.sheet import qr_svg
 
 
@@ -34,3 +35,11 @@ def rule_set_context(request: HttpRequest, rule_set: RuleSet) -> dict:
         "start_url": reverse("new_game_variant", args=[rule_set.variant])
         + f"?rules={rule_set.key}",
     }
+
+
+def sample_round(form: HouseRulesForm) -> dict | None:
+    """The variant's worked example scored under the rules the builder shows, once they are
+    valid (a preview of what they change)."""
+    if not form.is_valid():
+        return None
+    return worked_example(form.variant(**form.settings), form.settings)

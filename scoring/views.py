@@ -30,7 +30,7 @@ from scoring.forms import (
     apply_step,
     error_texts,
 )
-from scoring.house_rules import phone_rule_sets, rule_set_context
+from scoring.house_rules import phone_rule_sets, rule_set_context, sample_round
 from scoring.match import ClockForm, CountsForm
 from scoring.models import Conflict, Game, RuleSet
 from scoring.referee import engine, gamefile, story
@@ -153,12 +153,18 @@ def new_game_variant(request, variant: str) -> HttpResponse:
     rows = min(max(sum(1 for key in data if key.startswith("name_")), 2), MAX_ROWS)
     action = data.get("action", "")
     if action == "save_rules" and variant in VARIANTS:
-        form = NewGameForm(data, variant=variant, rows=rows, naming=True)
+        form = NewGameForm(data, variant=variant, rows=rows, only_rules=True, naming=True)
         if not form.is_valid():
             return new_game_page(request, form, status=400)
         saved = form.save_rules()
         remember_rule_set(request, saved.key)
         return new_game_page(request, form, saved=saved)
+    if action == "preview" and variant in VARIANTS:
+        form = NewGameForm(data, variant=variant, rows=rows, only_rules=True)
+        shown = {"preview": sample_round(form), "preview_refused": not form.is_valid()}
+        if request.htmx:
+            return render(request, "new_game_variant.html#preview", {"variant": rules, **shown})
+        return new_game_page(request, form, **shown)
     if action.startswith("rules-"):
         picked = get_object_or_404(RuleSet, key=action.removeprefix("rules-")[:32], variant=variant)
         form = NewGameForm.showing(picked, data.dict(), rows=rows)

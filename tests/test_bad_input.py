@@ -185,7 +185,10 @@ def test_not_a_json_game_file(text, match):
         (changed(settings={"rounds": True}), "“Number of rounds” must be a whole number from 1"),
         (changed(settings={"rounds": 10**100}), "“Number of rounds” must be a whole number from 1"),
         (changed(settings={"decks": 3}), "“Decks” must be one of: 1, 2"),
-        (changed(settings={"call_threshold": "5"}), "“A call is allowed with at most” must be a number"),
+        (
+            changed(settings={"call_threshold": "5"}),
+            "“A call is allowed with at most” must be a number",
+        ),
         (changed(settings={"call_threshold": 5.5}), "only whole points in this variant"),
         (changed(settings={"joker_value": 1e9}), "must be a number from -100 to 100"),
         (changed(settings=[]), "the settings must be an object"),

@@ -57,11 +57,14 @@ def test_chez_mamie_is_built_saved_played_and_exported(phone: Page, live_server)
     expect(queen.locator(".default")).to_be_hidden()
 
     # A failed call costs 10: typed on the numeric keypad.
+    page.locator("#id_call_penalty").fill("")
     page.locator("#id_call_penalty").tap()
-    page.keyboard.press("Control+A")
     page.keyboard.type("10")
     page.locator("#id_rules_name").tap()
     page.keyboard.type("Chez Mamie")
+    expect(page.locator("#id_rules_name")).to_have_value("Chez Mamie")
+    # The sample round is scored again under the changed rules (htmx, on change).
+    expect(page.locator("#preview table")).to_be_visible()
     assert_fits_the_phone(page)
     shoot(page, f"20-house-rules-{width}")
 
@@ -112,3 +115,24 @@ def test_chez_mamie_is_built_saved_played_and_exported(phone: Page, live_server)
     expect(page.locator(".share .qr svg")).to_be_visible()
     assert_fits_the_phone(page)
     shoot(page, f"22-house-rules-page-{width}")
+
+
+def test_choosing_another_deck_redraws_the_card_grid_in_place(page: Page, live_server):
+    page.goto(f"{live_server.url}/new/koubo/")
+    page.locator("#id_name_0").tap()
+    page.keyboard.type("Léa")
+    page.locator("#builder summary").tap()
+    expect(page.locator("#id_card_5")).to_have_count(0)  # koubo's 32 cards
+    stepper(page, "card_JOKER", "-1").tap()  # a step stays on the phone: nothing is sent
+    expect(page.locator("#id_card_JOKER")).to_have_value("-2")
+    # The sample round follows the change (htmx): the joker at −2 is in its hands.
+    expect(page.locator("#preview table")).to_be_visible()
+    page.locator("label", has_text="52 cards (ace to king)").tap()
+    expect(page.locator("#id_card_5")).to_have_value("5")
+    expect(page.locator("#id_card_JOKER")).to_have_value("-2")  # kept through the redraw
+    expect(page.locator("#id_name_0")).to_have_value("Léa")
+    assert_fits_the_phone(page)
+    page.locator("#id_rules_name").fill("Koubo 52")
+    page.get_by_role("button", name="Save as…").tap()
+    expect(page.locator("#builder .banner")).to_contain_text("Koubo 52")
+    assert RuleSet.objects.get().settings == {"deck": "52", "card_values": {"JOKER": -2}}

@@ -283,6 +283,7 @@ def test_a_sets_page_has_its_rules_in_the_tables_numbers_a_link_and_a_qr_code(cl
     assert f"http://testserver/h/{rule_set.key}/" in page and "<svg" in page
     assert f'href="/new/tamalou/?rules={rule_set.key}"' in page
     assert "Start a game with these rules" in page
+    assert "A failed caller adds 10 to their hand." in page  # the rules in its numbers
     # The card values of the whole rules text are the table's.
     king = page[page.index('<tr data-rank="K">') :]
     king = king[: king.index("</tr>")]
@@ -403,3 +404,27 @@ def test_the_worker_keeps_the_pages_of_saved_sets_like_the_sheets(client):
     rule_set = save_as(client, **MAMIE)
     # The home page links to them: offline.js asks the worker to keep what it links to.
     assert f'href="/h/{rule_set.key}/"' in client.get("/").content.decode()
+
+
+def test_a_sample_round_is_scored_under_the_rules_being_built(client):
+    data = {**PLAYERS, "call_bonus": "-3", "action": "preview"}
+    page = client.post("/new/tamalou/", data).content.decode()
+    preview = page[page.index('id="preview"') :]
+    preview = preview[: preview.index("</section>")]
+    assert "A sample round under these rules" in preview and "<table>" in preview
+    assert field_value(page, "call_bonus") == "-3" and field_value(page, "name_0") == "Léa"
+    htmx = {"HX-Request": "true"}
+    fragment = client.post("/new/tamalou/", data, headers=htmx).content.decode()
+    assert fragment.lstrip().startswith('<section id="preview"') and "<html" not in fragment
+    # Tamalou's example: the caller succeeds, and scores the bonus instead of 0.
+    assert scores(fragment) == ["−3", "+22", "+5"]
+    plain = client.post("/new/tamalou/", {**data, "call_bonus": "0"}, headers=htmx)
+    assert scores(plain.content.decode()) == ["0", "+22", "+5"]
+    refused = client.post("/new/tamalou/", {**data, "call_bonus": "500"}, headers=htmx)
+    fragment = refused.content.decode()
+    assert "Correct the values above to see it." in fragment and "<table>" not in fragment
+    assert not Game.objects.exists() and not RuleSet.objects.exists()
+
+
+def scores(fragment: str) -> list[str]:
+    return re.findall(r'<td class="num">(.*?)</td>', fragment)

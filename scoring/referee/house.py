@@ -433,6 +433,8 @@ class HouseRules:
                 except SettingError as error:
                     errors.append(error)
         errors.extend(self.check_together({e.setting for e in errors}))
+        order = [setting.name for setting in self.house_settings]
+        errors.sort(key=lambda error: order.index(error.setting))
         if errors:
             raise SettingErrors(errors)
 

@@ -71,6 +71,10 @@ GENERAL_DECISIONS = (
     gettext_noop(
         "With two decks a card may appear twice in a round, and there are up to 4 jokers."
     ),
+    gettext_noop(
+        "House rules set the joker's value once: by the joker value or by the card values, "
+        "not both."
+    ),
 )
 
 

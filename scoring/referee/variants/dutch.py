@@ -43,6 +43,10 @@ class Dutch(Variant):
     decisions = (
         gettext_noop("Players who go out in the same round are listed in turn order."),
         gettext_noop("The call succeeds when the caller has strictly the lowest hand."),
+        gettext_noop(
+            "House rules without a limit knock nobody out: the game ends after the agreed "
+            "rounds or when the table ends it."
+        ),
     )
     rules = {
         "setup": SETUP_52,

@@ -83,6 +83,10 @@ class Koubo(Variant):
     decisions = (
         gettext_noop("Saying Koubo announces the last turn of the round, not of the game."),
         gettext_noop("The round is won by the lowest hand, a failed caller included."),
+        gettext_noop(
+            "Played with 52 cards, Koubo keeps its values for jacks, queens, kings and jokers; "
+            "the 2 to 6 count their face value."
+        ),
     )
 
     def score(self, play: Play) -> Outcome:

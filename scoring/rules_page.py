@@ -190,7 +190,15 @@ def rules_context(variant: type[Variant], query, settings: dict | None = None) -
     kept = [*settings_query(variant.key, settings), *([("back", back)] if back else [])]
     return {
         "back": back,
-        "house": differences(variant.key, settings),
+        "house": [
+            {
+                "setting": setting,
+                "value": rules.settings[setting.name],
+                "shown": house_value(setting, rules.settings[setting.name]),
+            }
+            for setting in rules.house_settings
+            if setting.name in settings
+        ],
         "query": urlencode(kept),
         "variant": rules,
         "sections": rules.rule_texts(),

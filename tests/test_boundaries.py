@@ -124,7 +124,7 @@ def test_the_100_to_50_tag_shows_only_after_the_round_that_did_it(client):
 
 def test_the_rules_page_shows_the_games_house_values(client):
     page = client.get("/rules/tamalou/?joker_value=20&card=JOKER").content.decode()
-    assert "Points: 20" in page and "With this game's house settings: joker 20" in page
+    assert "Points: 20" in page and "Joker value 20" in page
     assert "Points: 0" in client.get("/rules/tamalou/?card=JOKER").content.decode()
     odd = client.get("/rules/tamalou/?joker_value=%00&call_threshold=²&card=JOKER")
     assert odd.status_code == 200 and "Points: 0" in odd.content.decode()

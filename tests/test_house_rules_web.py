@@ -377,7 +377,7 @@ def test_cards_and_rules_from_the_sheet_show_that_games_rules(client):
     link = re.search(r'class="rules-link" href="([^"]+)"', page)[1].replace("&amp;", "&")
     assert "card_values=KH%3A-1" in link
     rules = client.get(link.split("#")[0] + "&card=KH").content.decode()
-    assert "Points: −1" in rules and "joker −5, K♥ −1, failed call +10" in rules
+    assert "Points: −1" in rules and "Failed call costs 10" in rules
 
 
 def test_a_rematch_keeps_the_settings_and_the_name(client):

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 
 from scoring.models import Game, RuleSet
 from tests.test_browser import assert_fits_the_phone, shoot, tap_card
+from tests.test_offline_browser import controlled, kept
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -136,3 +137,25 @@ def test_choosing_another_deck_redraws_the_card_grid_in_place(page: Page, live_s
     page.get_by_role("button", name="Save as…").tap()
     expect(page.locator("#builder .banner")).to_contain_text("Koubo 52")
     assert RuleSet.objects.get().settings == {"deck": "52", "card_values": {"JOKER": -2}}
+
+
+def test_the_phones_saved_rules_open_offline_as_last_known(page: Page, live_server):
+    page.goto(f"{live_server.url}/new/tamalou/")
+    controlled(page)
+    page.locator("#builder summary").tap()
+    for _ in range(5):
+        stepper(page, "joker_value", "-1").tap()
+    page.locator("#id_rules_name").fill("Chez Mamie")
+    page.get_by_role("button", name="Save as…").tap()
+    expect(page.locator("#builder .banner")).to_contain_text("Chez Mamie")
+    rule_set = RuleSet.objects.get()
+    # Changed from another phone: this one only opens its home page, which names its sets.
+    RuleSet.objects.filter(pk=rule_set.pk).update(settings={"joker_value": -6})
+    page.goto(live_server.url)
+    path = f"/h/{rule_set.key}/"
+    assert kept(page, path, showing="joker −6")
+    page.context.set_offline(True)
+    page.goto(live_server.url + path)
+    expect(page.locator("#offline-banner")).to_be_visible()
+    expect(page.locator(".differences")).to_have_text("joker −6")
+    expect(page.locator("h1")).to_have_text("Chez Mamie")

@@ -18,15 +18,14 @@ const markChanged = (input) => {
 };
 
 // The number after a tap on "-1", "+1" or "±" (an empty field counts as 0), within bounds.
-export function step(value, how, low, high) {
+function step(value, how, low, high) {
   let next = how === "±" ? -(value ?? 0) : (value ?? 0) + Number(how);
   if (low !== null && next < low) next = low;
   if (high !== null && next > high) next = high;
   return next;
 }
 
-const page = globalThis.document; // absent under node --test, which runs step() alone
-page?.addEventListener("click", (event) => {
+document.addEventListener("click", (event) => {
   const button = event.target.closest("button[name=step]");
   if (!button) return;
   const [name, how] = button.value.split(":");
@@ -38,5 +37,5 @@ page?.addEventListener("click", (event) => {
   input.dispatchEvent(new Event("change", { bubbles: true }));
 });
 
-page?.addEventListener("input", (event) => markChanged(event.target));
-page?.addEventListener("change", (event) => markChanged(event.target));
+document.addEventListener("input", (event) => markChanged(event.target));
+document.addEventListener("change", (event) => markChanged(event.target));

@@ -111,6 +111,7 @@ class StepperInput(forms.TextInput):
     def get_context(self, name, value, attrs):
         context = super().get_context(name, value, attrs)
         context["widget"]["signed"] = self.low is None or self.low < 0
+        context["widget"]["what"] = getattr(self, "what", "")  # its field's label
         return context
 
 
@@ -215,6 +216,9 @@ class HouseRulesForm(forms.Form):
         if CARD_VALUES in self.takes:
             self.add_card_fields(self.takes[CARD_VALUES])
         self.builder_names = (set(self.fields) - set(self.base_fields)) | {"rules_name"}
+        for field in self.fields.values():
+            if isinstance(field.widget, StepperInput):
+                field.widget.what = field.label  # the buttons say which number they change
 
     @classmethod
     def showing(cls, rule_set, data=None, **kwargs) -> HouseRulesForm:

@@ -218,7 +218,8 @@ def test_the_builder_speaks_french(settings):
     page = client.post("/new/tamalou/", data).content.decode()
     assert errors_of(page, "rules_name") == ["Donnez un nom à ces règles (1 à 40 caractères)."]
     assert errors_of(page, "one_0_value") == ["Indiquez la valeur de cette carte."]
-    assert 'aria-label="Un de moins"' in page and 'aria-label="Changer le signe"' in page
+    assert "Valeur du joker\u202f: un de moins" in page  # each button says its number
+    assert "Valeur du joker\u202f: changer le signe" in page
 
 
 # --- saved sets ---------------------------------------------------------------------------

@@ -41,6 +41,7 @@ SCRIPTS = [
     "js/match.js",
     "js/timer.js",
     "js/house.js",
+    "js/steps.js",
     "django_htmx/htmx-2.min.js",
 ]
 STYLES = ["css/app.css", "css/match.css", "css/stats.css", "css/house.css"]

@@ -1,10 +1,7 @@
 // The house rules builder's steppers (templates/widgets/stepper.html): a tap on −, + or ± changes
 // the number in place, within the field's bounds, and marks the row changed from the variant's
 // default. Without this module the buttons post the step to the server, which does the same.
-const number = (text) => {
-  const value = Number.parseFloat(String(text).trim().replace(",", ".").replace("−", "-"));
-  return Number.isFinite(value) ? value : null;
-};
+import { number, step } from "./steps.js";
 
 const markChanged = (input) => {
   const row = input.closest(".house");
@@ -16,14 +13,6 @@ const markChanged = (input) => {
   const note = row.querySelector(".default");
   if (note) note.hidden = !changed && fallback !== ""; // a red and a black value: always said
 };
-
-// The number after a tap on "-1", "+1" or "±" (an empty field counts as 0), within bounds.
-function step(value, how, low, high) {
-  let next = how === "±" ? -(value ?? 0) : (value ?? 0) + Number(how);
-  if (low !== null && next < low) next = low;
-  if (high !== null && next > high) next = high;
-  return next;
-}
 
 document.addEventListener("click", (event) => {
   const button = event.target.closest("button[name=step]");

@@ -91,7 +91,7 @@ def house_value(setting: HouseSetting, value: object) -> str:
     """A house setting's value as a player reads it: ``R♥ −1, joker −5`` (card values),
     ``100 → 50`` (a reset), a choice's label, a number the local way."""
     if setting.kind == "choice":
-        return gettext(dict(setting.choices)[value])
+        return text(dict(setting.choices)[value])
     if setting.kind == "card_values":
         return ", ".join(f"{card_key_name(key)} {points(worth)}" for key, worth in value.items())
     if setting.kind == "reset":

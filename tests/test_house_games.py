@@ -129,3 +129,18 @@ def test_every_bad_setting_of_an_imported_file_is_said_at_once_in_words(client, 
         "être un nombre entier de 0 à 100."
     ) in page
     assert not Game.objects.exists()
+
+
+def test_summaries_say_the_games_numbers_and_the_picker_its_card_values(client):
+    page = text(client.get("/rules/koubo/?call_bonus=0&call_penalty=10&deck=52"))
+    assert "52 cards and jokers, 10 rounds; a right Koubo scores 0, a wrong one +10." in page
+    assert "Half points; call with 6.5 or less for −20" in text(client.get("/rules/tamoul/"))
+    assert "exactly 100 falls back to 50" in text(client.get("/rules/tamoul/?reset="))
+    game = Game.objects.create(
+        variant="tamalou",
+        players=["Léa", "Marc"],
+        settings={"card_values": {"KH": -1, "JOKER": -5}},
+    )
+    sheet = client.get(f"/g/{game.edit_key}/").content.decode()
+    assert re.search(r'data-card="KH" data-value="-1"', sheet)
+    assert re.search(r'data-card="JOKER" data-value="-5"', sheet)

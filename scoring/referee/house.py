@@ -402,6 +402,7 @@ class HouseRules:
 
     key: ClassVar[str]
     name: ClassVar[str]
+    summary: ClassVar[str]  # one line, for the variant picker
     house_settings: ClassVar[tuple[HouseSetting, ...]]
     defaults: ClassVar[Mapping[str, object]]
     half_points: ClassVar[bool] = False
@@ -442,6 +443,11 @@ class HouseRules:
         """What no single setting can say alone (a card value for a card not in the chosen
         deck); ``wrong`` are the settings already refused."""
         return []
+
+    @property
+    def summary_text(self) -> Note:
+        """The one-line summary (``summary``) as a note; a variant fills in its numbers."""
+        return note(self.summary)
 
     def setting(self, name: str) -> HouseSetting:
         return next(setting for setting in self.house_settings if setting.name == name)

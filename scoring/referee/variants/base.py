@@ -417,13 +417,28 @@ class Variant(HouseRules):
     def rule_params(self) -> dict[str, object]:
         """The numbers a rules text may name, from this game's settings: ``{call}`` the call
         word, ``{threshold}``, ``{bonus}`` and ``{penalty}`` of a call, ``{limit}``."""
+        reset = self.reset or (None, None)
         return {
             "call": self.call_word,
             "threshold": self.threshold,
             "bonus": self.call_bonus,
             "penalty": self.call_penalty,
             "limit": self.limit,
+            "rounds": self.rounds,
+            "deck": self.settings.get("deck"),
+            "reset_at": reset[0],
+            "reset_to": reset[1],
         }
+
+    @property
+    def summary_text(self) -> Note:
+        """The one-line summary with this game's numbers; the variant's own when the game
+        switched off what it names (a Tamoul without its reset)."""
+        params = self.rule_params()
+        named = [key for key in params if "{" + key + "}" in self.summary]
+        if any(params[key] is None for key in named):
+            params = type(self)().rule_params()
+        return note(self.summary, **params)
 
     def house_texts(self, section: str) -> list[Note]:
         """What the house settings add to a section of the rules: a failed call's penalty

@@ -25,7 +25,7 @@ class CaboBruxellois(Variant):
     key = "cabo_bruxellois"
     name = gettext_noop("Cabo bruxellois (Belgian Tamalou)")
     summary = gettext_noop(
-        "Red kings are worth −2; a Cabo over 5 costs the caller 10 alone; "
+        "Red kings are worth −2; a Cabo over {threshold} costs the caller {penalty} alone; "
         "a beaten caller pays the difference."
     )
     call_word = "Cabo"

@@ -29,7 +29,7 @@ class Dutch(Variant):
     key = "dutch"
     name = gettext_noop("Dutch")
     summary = gettext_noop(
-        "Everyone scores their hand; reaching 100 knocks you out; the last player in wins."
+        "Everyone scores their hand; reaching {limit} knocks you out; the last player in wins."
     )
     call_word = "Dutch"
     values = CardValues(numbers=range(2, 11), A=1, J=11, Q=12, K=RedBlack(red=0, black=20))

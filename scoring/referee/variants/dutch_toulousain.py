@@ -23,7 +23,8 @@ class DutchToulousain(Variant):
     key = "dutch_toulousain"
     name = gettext_noop("Dutch toulousain")
     summary = gettext_noop(
-        "A beaten dutcher draws a penalty card for each player under him; over 100 ends the game."
+        "A beaten dutcher draws a penalty card for each player under him; over {limit} ends "
+        "the game."
     )
     call_word = "Dutch"
     values = CardValues(numbers=range(2, 11), A=1, J=11, Q=12, K=RedBlack(red=0, black=13))

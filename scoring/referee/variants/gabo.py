@@ -14,7 +14,7 @@ from scoring.referee.variants.tamalou import Tamalou
 class Gabo(Tamalou):
     key = "gabo"
     name = gettext_noop("Gabo")
-    summary = gettext_noop("Tamalou's scoring, but you may call Gabo with 7 or less.")
+    summary = gettext_noop("Tamalou's scoring, but you may call Gabo with {threshold} or less.")
     call_word = "Gabo"
     house_settings = house_settings(
         CALL_THRESHOLD,

@@ -26,7 +26,8 @@ class Koubo(Variant):
     key = "koubo"
     name = gettext_noop("Koubo charentais")
     summary = gettext_noop(
-        "32 cards and jokers, 10 rounds; a right Koubo scores −3, a wrong one +20."
+        "{deck} cards and jokers, {rounds} rounds; a right Koubo scores {bonus}, a wrong one "
+        "+{penalty}."
     )
     call_word = "Koubo"
     values = CardValues(numbers=range(7, 11), A=1, J=2, Q=3, K=RedBlack(red=0, black=11), JOKER=-1)

@@ -32,7 +32,7 @@ class Tamalou(Variant):
     key = "tamalou"
     name = gettext_noop("Tamalou (classic)")
     summary = gettext_noop(
-        "Call with 5 or less; if you are not strictly lowest you score your hand "
+        "Call with {threshold} or less; if you are not strictly lowest you score your hand "
         "and everyone at or under you scores 0."
     )
     call_word = "Tamalou"

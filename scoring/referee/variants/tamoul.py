@@ -34,8 +34,8 @@ class Tamoul(Variant):
     key = "tamoul"
     name = gettext_noop("Tamoul")
     summary = gettext_noop(
-        "Half points; call with 6.5 or less for −20, risk a contre-Tamoul; "
-        "exactly 100 falls back to 50."
+        "Half points; call with {threshold} or less for {bonus}, risk a contre-Tamoul; "
+        "exactly {reset_at} falls back to {reset_to}."
     )
     call_word = "Tamoul"
     values = CardValues(

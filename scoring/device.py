@@ -1,22 +1,25 @@
-"""What this device keeps: the edit keys of its games and the keys of its house rules, in its
-session, newest first."""
+"""What this device keeps in its session (a signed cookie), newest first: the edit keys of its
+games, and what the home page and the statistics show of them; the keys of its saved house
+rules.
+
+Earlier versions kept the list in a plain cookie (``tamalou_games``), which anybody able to
+set a cookie for the site could fill with keys of their choice: it is no longer read.
+"""
 
 from __future__ import annotations
 
-import re
-
 from django.http import HttpRequest
+
+from scoring.models import Game
+from scoring.referee import engine, story
+from scoring.referee.tambouille import Tambouille
+from scoring.referee.variants import VARIANTS
 
 MAX_GAMES = 60
 MAX_RULE_SETS = 30
-OLD_COOKIE = "tamalou_games"  # where earlier versions kept the list: dot-separated keys
-KEY = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 def device_games(request: HttpRequest) -> list[str]:
-    if "games" not in request.session and OLD_COOKIE in request.COOKIES:
-        kept = [k for k in request.COOKIES[OLD_COOKIE].split(".") if KEY.fullmatch(k)]
-        request.session["games"] = kept[:MAX_GAMES]  # carried over once, nothing lost
     return list(request.session.get("games", []))
 
 
@@ -38,3 +41,46 @@ def device_rule_sets(request: HttpRequest) -> list[str]:
 def remember_rule_set(request: HttpRequest, key: str) -> None:
     """Put the house rules first in this device's list, if they are not already."""
     put_first(request, "rule_sets", device_rule_sets(request), key, MAX_RULE_SETS)
+
+
+def game_summaries(request: HttpRequest) -> list[dict]:
+    """The games of this device for its home page: games in progress first, then the most
+    recently changed, each with its leader."""
+    summaries = []
+    for game in Game.objects.filter(edit_key__in=device_games(request)):
+        sheet = game.score()
+        leader = min(sheet.in_game or sheet.players, key=lambda p: sheet.totals[p])
+        summaries.append(
+            {
+                "game": game,
+                "sheet": sheet,
+                "variant": engine.GAMES[game.variant],
+                "leader": leader,
+                "leader_total": sheet.totals[leader],
+            }
+        )
+    summaries.sort(key=lambda s: (s["sheet"].finished, -s["game"].updated_at.timestamp()))
+    return summaries
+
+
+def game_records(request: HttpRequest) -> list[story.GameRecord]:
+    """The scored games of this device (a match sheet has no points nor calls to count)."""
+    return [
+        story.GameRecord(game.variant, game.score(), game.created_at, game)
+        for game in Game.objects.filter(edit_key__in=device_games(request)).exclude(
+            variant=Tambouille.key
+        )
+    ]
+
+
+def stats_context(records: list[story.GameRecord]) -> dict:
+    """What the statistics page shows of ``records``."""
+    by_variant = story.player_stats(records)
+    return {
+        "games": len(records),
+        "finished": sum(record.sheet.finished for record in records),
+        "variants": [
+            (VARIANTS[key], rows) for key in VARIANTS if (rows := by_variant.get(key)) is not None
+        ],
+        "tables": story.same_tables(records),
+    }

@@ -15,6 +15,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from scoring.display import card_key_name, house_value, points, rank_name
 from scoring.forms import CARD_VALUES, RESET
+from scoring.models import KEY_PATTERN
 from scoring.referee import engine, gamefile
 from scoring.referee.cards import SUIT_SYMBOLS, UnknownCard, parse_card
 from scoring.referee.house import SettingError, SettingErrors
@@ -23,7 +24,7 @@ from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import Variant
 from scoring.referee.variants.base import GENERAL_DECISIONS, Power
 
-SHEET_PATH = re.compile(r"/[gs]/[A-Za-z0-9_-]{1,32}/")  # a sheet, by its edit or share link
+SHEET_PATH = re.compile(rf"/[gs]/{KEY_PATTERN}/")  # a sheet, by its edit or share link
 
 
 def power_label(power: Power) -> str:

@@ -264,7 +264,7 @@ def test_a_page_rendered_by_older_code_is_not_served(client, monkeypatch):
     sheet(client, game)
     cache.set(caching.cache_key("x"), "unused")
     monkeypatch.setattr(caching, "code_version", lambda: "another-deploy")
-    from scoring import sheet as sheet_module
+    from scoring import httpcache as sheet_module
 
     rendered = []
     real = sheet_module.render_to_string
@@ -327,12 +327,13 @@ def test_every_control_of_the_new_game_form_is_stored(client, variant):
 # --- what a fresh review found -----------------------------------------------------------
 
 
-def test_the_games_listed_by_an_earlier_version_are_carried_into_the_session(client):
+def test_the_plain_cookie_of_an_earlier_version_is_not_read(client):
+    """Anybody able to set a cookie for the site could have listed games of their choice."""
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
-    client.cookies["tamalou_games"] = f"{game.edit_key}.not!a!key"
+    client.cookies["tamalou_games"] = game.edit_key
+    assert f"/g/{game.edit_key}/" not in client.get("/").content.decode()
+    client.get(f"/g/{game.edit_key}/")  # opened: now in the signed session
     assert f"/g/{game.edit_key}/" in client.get("/").content.decode()
-    del client.cookies["tamalou_games"]
-    assert f"/g/{game.edit_key}/" in client.get("/").content.decode()  # now in the session
 
 
 def test_a_round_of_an_ended_game_can_be_deleted_and_put_back(client):

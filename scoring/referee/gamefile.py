@@ -28,6 +28,11 @@ from scoring.referee.tambouille import Tambouille
 GAME_FORMAT = "tamalou-ref.game/1"
 SHEET_FORMAT = "tamalou-ref.scoresheet/1"
 MAX_FILE_BYTES = 2_000_000
+# What one file may hold, each far above any real game and refused before any work is done:
+MAX_KEYS = 64  # keys in one object (a round's hands: 8 players; the house settings)
+MAX_ITEMS = 10_000  # items in one list (999 rounds, a hand's cards)
+MAX_DEPTH = 8  # objects and lists inside each other (a game file needs 5)
+MAX_DIGITS = 30  # digits in one number (a float JSON writes has 17)
 
 GAME_KEYS = {"format", "variant", "settings", "rules_name", "blocked", "players", "rounds"}
 ROUND_KEYS = {"hands", "caller", "counter_caller", "emptied", "penalties", "penalty_cards"}
@@ -44,27 +49,80 @@ def _refuse_constant(name: str) -> None:
     )
 
 
+def _too_many_digits(text: str) -> bool:
+    # Checked on the number's text, before Python converts it: an int of more than 4,300
+    # digits raises ValueError, and converting long ones takes quadratic time.
+    if len(text) <= MAX_DIGITS:  # every number of a real file, at once
+        return False
+    return len(text) > MAX_DIGITS + 8 or sum(char.isdigit() for char in text) > MAX_DIGITS
+
+
+def _refuse_long_number(text: str) -> None:
+    raise GameError(
+        gettext_noop("the file holds a number longer than {most} digits."), most=MAX_DIGITS
+    )
+
+
+def parse_int(text: str) -> int:
+    if _too_many_digits(text):
+        _refuse_long_number(text)
+    return int(text)
+
+
+def parse_float(text: str) -> float:
+    if _too_many_digits(text):
+        _refuse_long_number(text)
+    return float(text)
+
+
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [key for key, _ in pairs]
-    for key in keys:
-        if keys.count(key) > 1:
-            raise GameError(gettext_noop("the key '{key}' is given twice in one object."), key=key)
-    return dict(pairs)
-
-
-def parse_json(data: bytes | str) -> object:
-    if len(data) > MAX_FILE_BYTES:
+    if len(pairs) > MAX_KEYS:
         raise GameError(
-            gettext_noop("the file is larger than {size} MB."), size=MAX_FILE_BYTES // 1_000_000
+            gettext_noop("an object of the file has more than {most} keys."), most=MAX_KEYS
         )
-    if isinstance(data, bytes):
-        try:
-            data = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise GameError(gettext_noop("the file is not UTF-8 text.")) from None
+    result = dict(pairs)
+    if len(result) < len(pairs):  # some key came twice: find the first one, in linear time
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise GameError(
+                    gettext_noop("the key '{key}' is given twice in one object."), key=key
+                )
+            seen.add(key)
+    return result
+
+
+def _check_size(value: object) -> None:
+    """Lists of at most MAX_ITEMS items, nested at most MAX_DEPTH deep: one pass, no
+    recursion (objects were checked as they were read)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise GameError(
+                gettext_noop("the file is nested more than {most} levels deep."), most=MAX_DEPTH
+            )
+        if isinstance(item, list):
+            if len(item) > MAX_ITEMS:
+                raise GameError(
+                    gettext_noop("a list of the file has more than {most} items."),
+                    most=MAX_ITEMS,
+                )
+            stack.extend((child, depth + 1) for child in item)
+        elif isinstance(item, dict):
+            stack.extend((child, depth + 1) for child in item.values())
+
+
+def loads(text: str) -> object:
+    """Strict JSON: no NaN or Infinity, no key twice, and each limit refused as soon as it is
+    passed, so that reading takes time linear in the text's length."""
     try:
-        return json.loads(
-            data, parse_constant=_refuse_constant, object_pairs_hook=_no_duplicate_keys
+        data = json.loads(
+            text,
+            parse_constant=_refuse_constant,
+            parse_int=parse_int,
+            parse_float=parse_float,
+            object_pairs_hook=_no_duplicate_keys,
         )
     except GameError:
         raise
@@ -78,6 +136,21 @@ def parse_json(data: bytes | str) -> object:
             line=error.lineno,
             column=error.colno,
         ) from None
+    _check_size(data)
+    return data
+
+
+def parse_json(data: bytes | str) -> object:
+    if len(data) > MAX_FILE_BYTES:
+        raise GameError(
+            gettext_noop("the file is larger than {size} MB."), size=MAX_FILE_BYTES // 1_000_000
+        )
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise GameError(gettext_noop("the file is not UTF-8 text.")) from None
+    return loads(data)
 
 
 def read_game(data: bytes | str) -> GameEntry:

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0003_turn_clock'),
+        ('scoring', '0004_ratelimit_cache'),
     ]
 
     operations = [

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0004_game_rules_name'),
+        ('scoring', '0005_game_rules_name'),
     ]
 
     operations = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
@@ -14,12 +14,11 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from scoring import webapp
-from scoring.device import game_records, game_summaries, remember, remember_rule_set, stats_context
+from scoring.device import game_records, game_summaries, remember, stats_context
 from scoring.downloads import csv_download, game_file_download
 from scoring.forms import (
     DeleteRoundForm,
     EndGameForm,
-    HouseRulesForm,
     ImportForm,
     NewGameForm,
     RematchForm,
@@ -28,14 +27,13 @@ from scoring.forms import (
     RoundForm,
     SyncForm,
     apply_row_action,
-    apply_step,
     error_texts,
 )
-from scoring.house_rules import phone_rule_sets, rule_set_context, sample_round
+from scoring.house_views import builder_action, new_game_page, new_game_start, phone_rule_sets
 from scoring.httpcache import HtmxHttpRequest, private, sheet_cache
 from scoring.limits import IMPORT, NEW_GAME, SYNC, limited
 from scoring.match import ClockForm, find_match
-from scoring.models import Conflict, Game, RuleSet
+from scoring.models import Conflict, Game
 from scoring.referee import engine
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import VARIANTS
@@ -97,18 +95,6 @@ def stats(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "stats.html", stats_context(game_records(request)))
 
 
-@require_safe
-def new_game(request: HtmxHttpRequest) -> HttpResponse:
-    context = {"variants": engine.GAMES.values(), "rule_sets": phone_rule_sets(request)}
-    return render(request, "new_game.html", context)
-
-
-def new_game_page(request, form: NewGameForm, status: int = 200, **shown) -> HttpResponse:
-    """The new-game page: the players, and the house rules builder with this phone's sets."""
-    context = {"form": form, "variant": form.variant, "rule_sets": phone_rule_sets(request)}
-    return render(request, "new_game_variant.html", context | shown, status=status)
-
-
 @require_http_methods(["GET", "POST"])
 @limited(NEW_GAME)
 def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
@@ -116,93 +102,22 @@ def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
         raise Http404
     rules = engine.GAMES[variant]
     if request.method == "GET":
-        rows = min(4, rules.max_players)
-        picked = RuleSet.objects.filter(key=request.GET.get("rules", ""), variant=variant).first()
-        if picked is not None:
-            return new_game_page(request, NewGameForm.showing(picked, rows=rows), picked=picked)
-        return new_game_page(request, NewGameForm(variant=variant, rows=rows))
+        return new_game_start(request, variant, rows=min(4, rules.max_players))
     data = request.POST.copy()
     rows = min(max(sum(1 for key in data if key.startswith("name_")), 2), MAX_ROWS)
+    if (answered := builder_action(request, variant, data, rows)) is not None:
+        return answered  # a tap in the house rules
     action = data.get("action", "")
-    if action == "save_rules" and variant in VARIANTS:
-        form = NewGameForm(data, variant=variant, rows=rows, only_rules=True, naming=True)
-        if not form.is_valid():
-            return new_game_page(request, form, status=400)
-        saved = form.save_rules()
-        remember_rule_set(request, saved.key)
-        return new_game_page(request, form, saved=saved)
-    if action == "preview" and variant in VARIANTS:
-        form = NewGameForm(data, variant=variant, rows=rows, only_rules=True)
-        shown = {"preview": sample_round(form), "preview_refused": not form.is_valid()}
-        if request.htmx:
-            return render(request, "new_game_variant.html#preview", {"variant": rules, **shown})
-        return new_game_page(request, form, **shown)
-    if action.startswith("rules-"):
-        picked = get_object_or_404(RuleSet, key=action.removeprefix("rules-")[:32], variant=variant)
-        form = NewGameForm.showing(picked, data.dict(), rows=rows)
-        return new_game_page(request, form, picked=picked)
-    if "step" in data or action == "refresh":
-        apply_step(data, data.pop("step", [""])[0])
-        return new_game_page(request, NewGameForm(variant=variant, rows=rows, initial=data.dict()))
     if action and action != "create":
         rows = apply_row_action(data, rows, action, rules.max_players)
         form = NewGameForm(variant=variant, rows=rows, initial=data.dict())
-        if request.htmx:
-            context = {"form": form, "variant": rules}
-            return render(request, "new_game_variant.html#players", context)
-        return new_game_page(request, form)
+        return new_game_page(request, form, part="#players" if request.htmx else "")
     form = NewGameForm(data, variant=variant, rows=rows)
     if not form.is_valid():
         return new_game_page(request, form, status=400)
     game = form.save()
     remember(request, game.edit_key)
     return redirect("edit", key=game.edit_key)
-
-
-# --- saved house rules ------------------------------------------------------------------------
-
-
-@require_safe
-def rule_set(request, key: str) -> HttpResponse:
-    """A saved set's page: its whole rules in the table's numbers, to share and to start with."""
-    found = get_object_or_404(RuleSet, key=key)
-    context = rule_set_context(request, found)
-    if request.htmx and context["lookup"] is not None:
-        return render(request, "rules_variant.html#card_panel", context)
-    return render(request, "rule_set.html", context)
-
-
-@require_POST
-def keep_rule_set(request, key: str) -> HttpResponse:
-    """Another phone keeps a set it was sent in its own list."""
-    found = get_object_or_404(RuleSet, key=key)
-    remember_rule_set(request, found.key)
-    kept = _("“%(name)s” is in this phone's house rules.") % {"name": found.name}
-    messages.success(request, kept)
-    return redirect("rule_set", key=found.key)
-
-
-@require_http_methods(["GET", "POST"])
-def edit_rule_set(request, key: str) -> HttpResponse:
-    """Change a saved set (the games already started with it keep their own copy)."""
-    found = get_object_or_404(RuleSet, key=key)
-    if request.method == "GET":
-        initial = HouseRulesForm.initial_of(found.settings, found.name)
-        form = HouseRulesForm(variant=found.variant, naming=True, initial=initial)
-        return render(request, "rule_set_edit.html", {"form": form, "rule_set": found})
-    data = request.POST.copy()
-    if "step" in data or data.get("action") == "refresh":
-        apply_step(data, data.pop("step", [""])[0])
-        form = HouseRulesForm(variant=found.variant, naming=True, initial=data.dict())
-        return render(request, "rule_set_edit.html", {"form": form, "rule_set": found})
-    form = HouseRulesForm(data, variant=found.variant, naming=True)
-    if not form.is_valid():
-        context = {"form": form, "rule_set": found}
-        return render(request, "rule_set_edit.html", context, status=400)
-    form.save_rules(found)
-    remember_rule_set(request, found.key)
-    messages.success(request, _("The house rules are saved."))
-    return redirect("rule_set", key=found.key)
 
 
 @require_http_methods(["GET", "POST"])

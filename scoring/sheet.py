@@ -27,6 +27,7 @@ from scoring.httpcache import etag_of
 from scoring.match import clock_of, match_context
 from scoring.models import Game, key_column
 from scoring.referee import engine, story
+from scoring.rules_page import differences, settings_query
 
 
 def game_etag(game: Game, link: str) -> str:
@@ -175,6 +176,7 @@ def sheet_context(
         "share_qr": None if read_only else qr_svg(share_url),
         "standings": rows,
         "description": description(game, sheet, rows),
+        "house": differences(game.variant, game.settings),
     }
     if game.is_match:
         return shown | match_context(request, game, form, link, clock_of(game))
@@ -263,13 +265,7 @@ def rules_url(game: Game, link: str) -> str:
     """The variant's rules page with this game's house settings (card values change), and a
     way back to the sheet by the link it was reached with."""
     back = reverse(link, args=[game.edit_key if link == "edit" else game.share_key])
-    rules = engine.GAMES[game.variant]
-    settings = [
-        (setting.name, setting.text(game.settings[setting.name]))
-        for setting in rules.house_settings
-        if setting.name in game.settings
-    ]
-    query = urlencode([*sorted(settings), ("back", back)])
+    query = urlencode([*settings_query(game.variant, game.settings), ("back", back)])
     if game.is_match:
         return reverse("rules_tambouille") + f"?{query}"
     return reverse("rules_variant", args=[game.variant]) + f"?{query}"

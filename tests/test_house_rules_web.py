@@ -348,7 +348,7 @@ def test_a_phone_the_set_was_shared_with_changes_its_own_copy(client):
     other.post(f"/h/{copy.key}/edit/", {**data, "joker_value": "-7", "rules_name": "Chez nous"})
     copy.refresh_from_db()
     assert copy.settings["joker_value"] == -7 and RuleSet.objects.count() == 2
-    assert "own copy" not in other.get(f"/h/{copy.key}/edit/").content.decode()
+    assert "shared with this phone" not in other.get(f"/h/{copy.key}/edit/").content.decode()
 
 
 def test_a_step_on_the_change_page_works_without_javascript(client):

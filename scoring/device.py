@@ -23,3 +23,8 @@ def remember(request: HttpRequest, edit_key: str) -> None:
     games = device_games(request)
     if games[:1] != [edit_key]:
         request.session["games"] = [edit_key, *(k for k in games if k != edit_key)][:MAX_GAMES]
+
+
+def forget(request: HttpRequest, edit_key: str) -> None:
+    """Take the game off this device's list (and so its statistics); the game stays."""
+    request.session["games"] = [k for k in device_games(request) if k != edit_key]

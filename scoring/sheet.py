@@ -38,6 +38,9 @@ from scoring.referee import engine, story
 # Stands for the CSRF token in a page rendered once and served to everyone.
 CSRF_PLACEHOLDER = "csrf-token-of-this-request-4f1c9a"
 INDENTATION = re.compile(r"\s*\n\s*")  # no <pre> or <textarea> on the sheet
+# The newest rounds the history shows open; older ones are folded to their header line
+# (their Edit button on it), so that a long game stays a short page.
+OPEN_ROUNDS = 3
 
 
 def game_etag(game: Game, link: str) -> str:
@@ -64,7 +67,8 @@ def new_round_form(game: Game, data=None) -> RoundForm | CountsForm | None:
 
 
 def history(game: Game, sheet: engine.ScoreSheet, only_last: bool = False) -> list[dict]:
-    """Each round for the history, newest first (or only the newest)."""
+    """Each round for the history, newest first (or only the newest); all but the newest
+    ``OPEN_ROUNDS`` are ``folded``."""
     deals = engine.deals(sheet, game.first_dealer)
     rows = []
     rounds = game.live_rounds()
@@ -83,6 +87,7 @@ def history(game: Game, sheet: engine.ScoreSheet, only_last: bool = False) -> li
                 "result": result,
                 "round": played,
                 "dealer": deal[0],
+                "folded": result.number <= len(rounds) - OPEN_ROUNDS,
                 "rows": [
                     {
                         "name": p,
@@ -163,6 +168,7 @@ def sheet_context(
         "share_url": share_url,
         "share_qr": None if read_only else qr_svg(share_url),
         "standings": standings(game, sheet),
+        "next_game_url": next_game_url(game, link),
     }
     if game.is_match:
         return shown | match_context(request, game, form, link, clock_of(game))
@@ -177,6 +183,15 @@ def sheet_context(
         "moments": story.moments(sheet, game.entries()) if sheet.finished else None,
         "csv_url": reverse(f"{link}_csv", args=[key]),
     }
+
+
+def next_game_url(game: Game, link: str) -> str | None:
+    """The rematch made from this game, by the same kind of link (a share key leads only to
+    the rematch's read-only page), or None."""
+    if game.next_game_id is None:
+        return None
+    following = game.next_game
+    return reverse(link, args=[following.edit_key if link == "edit" else following.share_key])
 
 
 def rules_url(game: Game, link: str) -> str:

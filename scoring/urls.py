@@ -51,6 +51,7 @@ urlpatterns = [
     path("g/<key:key>/rematch/", views.rematch, name="rematch"),
     path("g/<key:key>/end/", views.end_game, name="end_game"),
     path("g/<key:key>/resume/", views.resume_game, name="resume_game"),
+    path("g/<key:key>/forget/", views.forget_game, name="forget_game"),
     path("g/<key:key>/clock/", views.clock, name="clock"),
     path("g/<key:key>/rounds/sync/", views.sync_round, name="sync_round"),
     path("g/<key:key>/rounds/<round:round_id>/edit/", views.round_edit, name="round_edit"),

@@ -18,7 +18,7 @@ from django.views.decorators.http import (
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from scoring import offline
-from scoring.device import device_games, remember
+from scoring.device import device_games, forget, remember
 from scoring.display import say
 from scoring.forms import (
     NewGameForm,
@@ -166,7 +166,9 @@ def import_game(request) -> HttpResponse:
             error = _("Choose a game file to import.")
         else:
             try:
-                game = Game.objects.import_file(upload.read(gamefile.MAX_FILE_BYTES + 1))
+                game = Game.objects.import_file(
+                    upload.read(gamefile.MAX_FILE_BYTES + 1), mine=device_games(request)
+                )
             except engine.GameError as problem:
                 error = say(problem)
             else:
@@ -371,7 +373,11 @@ def sync_conflict(request, game: Game, number: int) -> JsonResponse:
 
 
 def live(request, game: Game, link: str) -> HttpResponse:
-    """The parts of the sheet that other phones change; 304 while nothing changed."""
+    """The parts of the sheet that other phones change; 304 while nothing changed. A viewer
+    of a game that has a rematch moves on to the rematch's read-only page."""
+    if link == "share" and game.next_game_id is not None:
+        url = reverse("share", args=[game.next_game.share_key])
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     etag = game_etag(game, link)
     if etag in request.headers.get("If-None-Match", ""):
         response = HttpResponse(status=304)
@@ -551,14 +557,28 @@ def end_game(request, key: str) -> HttpResponse:
 
 @require_POST
 def resume_game(request, key: str) -> HttpResponse:
-    """The table ended the game (or declared the match blocked) by mistake: it goes on."""
+    """The table ended the game (or declared the match blocked) by mistake: it goes on. A game
+    its own rules ended is not reopened."""
     game = find_game("edit", key)
-    if game.ended:
+    if not game.ended:
+        messages.error(request, _("This game ended by its own rules: it cannot be reopened."))
+    elif game.next_game_id is not None:
+        messages.error(request, _("A rematch was made from this game: it cannot be reopened."))
+    else:
         try:
             game.resume()
         except engine.GameError as problem:
             messages.error(request, say(problem))
     return redirect("edit", key=key)
+
+
+@require_POST
+def forget_game(request, key: str) -> HttpResponse:
+    """Take a game off this phone's list and statistics; the game and its links stay."""
+    game = find_game("edit", key)
+    forget(request, game.edit_key)
+    messages.success(request, _("The game was removed from this phone. Its links still open it."))
+    return redirect("home")
 
 
 @require_POST

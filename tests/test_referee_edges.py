@@ -1205,8 +1205,8 @@ def with_round(**keys):
         (
             {**GOOD, "extra": 1},
             (
-                "the game file has an unknown key 'extra' (allowed: blocked, format, players, "
-                "rounds, settings, variant).",
+                "the game file has an unknown key 'extra' (allowed: blocked, ended, first_dealer, "
+                "format, id, players, rounds, settings, variant).",
                 None,
                 None,
                 None,

@@ -7,6 +7,7 @@ with a GameError saying where, so a file that imports is a file that scores.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -28,7 +29,19 @@ GAME_FORMAT = "tamalou-ref.game/1"
 SHEET_FORMAT = "tamalou-ref.scoresheet/1"
 MAX_FILE_BYTES = 2_000_000
 
-GAME_KEYS = {"format", "variant", "settings", "blocked", "players", "rounds"}
+GAME_KEYS = {
+    "format",
+    "id",
+    "variant",
+    "settings",
+    "blocked",
+    "first_dealer",
+    "ended",
+    "players",
+    "rounds",
+}
+OPTIONAL_GAME_KEYS = {"id", "settings", "blocked", "first_dealer", "ended"}
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 ROUND_KEYS = {"hands", "caller", "counter_caller", "emptied", "penalties", "penalty_cards"}
 MATCH_ROUND_KEYS = {"hands"}  # a Tambouille turn round: the cards each player holds
 PENALTY_KEYS = {"player", "points", "reason"}
@@ -140,7 +153,7 @@ def _check_keys(data: Mapping, allowed: set[str], required: set[str], what: str,
 
 def game_from_json(data: object) -> GameEntry:
     _expect(data, dict, gettext_noop("a game file"))
-    _check_keys(data, GAME_KEYS, GAME_KEYS - {"settings", "blocked"}, gettext_noop("the game file"))
+    _check_keys(data, GAME_KEYS, GAME_KEYS - OPTIONAL_GAME_KEYS, gettext_noop("the game file"))
     if data["format"] != GAME_FORMAT:
         raise GameError(
             gettext_noop("the format must be '{wanted}', not '{given}'."),
@@ -156,6 +169,23 @@ def game_from_json(data: object) -> GameEntry:
     blocked = data.get("blocked", False)
     if not isinstance(blocked, bool):
         raise GameError(gettext_noop("blocked must be true or false."), field="blocked")
+    ended = data.get("ended", False)
+    if not isinstance(ended, bool):
+        raise GameError(gettext_noop("ended must be true or false."), field="ended")
+    game_id = data.get("id")
+    if game_id is not None and not (isinstance(game_id, str) and GAME_ID.fullmatch(game_id)):
+        raise GameError(
+            gettext_noop("the id must be 1 to 64 letters, digits, '_' or '-'."), field="id"
+        )
+    first_dealer = data.get("first_dealer")
+    if first_dealer is not None:
+        first_dealer = _name(first_dealer, gettext_noop("the first dealer"), field="first_dealer")
+        if first_dealer not in [clean_name(p) for p in players]:
+            raise GameError(
+                gettext_noop("the first dealer '{name}' is not one of the players."),
+                name=first_dealer,
+                field="first_dealer",
+            )
     if variant == Tambouille.key:
         for number, entry in enumerate(rounds, 1):
             _expect(entry, dict, gettext_noop("a round"), round=number)
@@ -166,6 +196,9 @@ def game_from_json(data: object) -> GameEntry:
         rounds=tuple(round_from_json(entry, number) for number, entry in enumerate(rounds, 1)),
         settings=settings,
         blocked_after=len(rounds) if blocked else None,
+        ended=ended,
+        first_dealer=first_dealer,
+        game_id=game_id,
     )
 
 
@@ -259,11 +292,18 @@ def _hand_json(hand: object) -> object:
 
 def game_to_json(game: GameEntry) -> dict[str, object]:
     """The canonical game file: what export writes and import reads back unchanged."""
-    data: dict[str, object] = {"format": GAME_FORMAT, "variant": game.variant}
+    data: dict[str, object] = {"format": GAME_FORMAT}
+    if game.game_id is not None:
+        data["id"] = game.game_id
+    data["variant"] = game.variant
     if game.settings:
         data["settings"] = {key: _number_json(value) for key, value in game.settings.items()}
     if game.blocked_after is not None:
         data["blocked"] = True
+    if game.ended:
+        data["ended"] = True
+    if game.first_dealer is not None:
+        data["first_dealer"] = game.first_dealer
     data["players"] = list(game.players)
     data["rounds"] = [round_to_json(entry) for entry in game.rounds]
     return data

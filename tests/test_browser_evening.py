@@ -148,6 +148,15 @@ def test_an_import_twice_makes_one_game(phone: Page, live_server, language, tmp_
     expect(phone.locator(".games > li")).to_have_count(1)
 
 
+def confirm(phone: Page, scope, summary: str, yes: str, shot: str) -> None:
+    """Tap a button that asks first (``_confirm.html``), look at the question, say yes."""
+    scope.locator("summary", has_text=summary).tap()
+    expect(scope.get_by_role("button", name=yes)).to_be_visible()
+    assert_fits_the_phone(phone)
+    shoot(phone, shot)
+    scope.get_by_role("button", name=yes).tap()
+
+
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_reopen_and_remove_with_their_confirmations(phone: Page, live_server, language):
     words = {
@@ -174,21 +183,13 @@ def test_reopen_and_remove_with_their_confirmations(phone: Page, live_server, la
         in_french(phone, live_server)
         phone.reload()
     size = phone.viewport_size["width"]
-    phone.locator("summary", has_text=reopen).tap()
-    expect(phone.get_by_role("button", name=yes_reopen)).to_be_visible()
-    assert_fits_the_phone(phone)
-    shoot(phone, f"21-reopen-confirm-{language}-{size}")
-    phone.get_by_role("button", name=yes_reopen).tap()
+    confirm(phone, phone, reopen, yes_reopen, f"21-reopen-confirm-{language}-{size}")
     expect(phone.locator(".round-form h2")).to_have_text(round_two)
     assert not Game.objects.get(pk=game.pk).ended
 
     phone.goto(f"{live_server.url}/")
     item = phone.locator(".games > li").filter(has=phone.locator(f'a[href="/g/{game.edit_key}/"]'))
-    item.locator("summary", has_text=remove).tap()
-    expect(item.get_by_role("button", name=yes_remove)).to_be_visible()
-    assert_fits_the_phone(phone)
-    shoot(phone, f"22-remove-confirm-{language}-{size}")
-    item.get_by_role("button", name=yes_remove).tap()
+    confirm(phone, item, remove, yes_remove, f"22-remove-confirm-{language}-{size}")
     expect(phone.locator(".messages")).to_contain_text(removed)
     expect(phone.locator(f'a[href="/g/{game.edit_key}/"]')).to_have_count(0)
     assert Game.objects.filter(pk=game.pk).exists()

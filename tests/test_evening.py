@@ -361,3 +361,39 @@ def test_a_long_game_folds_its_older_rounds_under_their_edit_button(client, lang
     assert sheet.index('id="chart"') < sheet.index('class="round-form')
     viewer = page(client.get(f"/s/{game.share_key}/"))
     assert viewer.count("<details><summary>") == 27 and "/edit/" not in viewer
+
+
+def test_the_referee_scores_a_file_the_table_ended():
+    from scoring.referee import engine, gamefile
+
+    data = {
+        "format": "tamalou-ref.game/1",
+        "variant": "dutch",
+        "ended": True,
+        "first_dealer": "Marc",
+        "players": ["Léa", "Marc", "Nina"],
+        "rounds": [{"hands": {"Léa": 12, "Marc": 4, "Nina": 30}}],
+    }
+    parsed = gamefile.read_game(json.dumps(data))
+    sheet = engine.score_game(parsed)
+    assert sheet.finished and sheet.winners == ["Marc"]
+    assert gamefile.game_to_json(parsed) == data
+    assert not engine.score_game(gamefile.read_game(json.dumps({**data, "ended": False}))).finished
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_gives_each_existing_game_its_own_id():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    executor.migrate([("scoring", "0003_turn_clock")])
+    old = executor.loader.project_state([("scoring", "0003_turn_clock")]).apps
+    for key in ("a", "b", "c"):
+        old.get_model("scoring", "Game").objects.create(
+            edit_key=key, share_key=key.upper(), variant="tamalou", players=["Léa", "Marc"]
+        )
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    uids = list(Game.objects.values_list("uid", flat=True))
+    assert len(uids) == len(set(uids)) == 3

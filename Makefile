@@ -22,9 +22,11 @@ gettext:
 		echo "Installing Debian's gettext for the translations"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; }
 
-# Collect new strings into the French catalogue after changing texts (then translate them).
+# Collect new strings into the French catalogue after changing texts (then translate them, and
+# run it again: it also puts French typography's narrow no-break spaces in the translations).
 messages: gettext $(VENV)/.installed
 	$(BIN)/python manage.py makemessages -l fr --no-location --no-wrap --ignore=.venv --ignore=screenshots --ignore=tests --ignore=mutants
+	$(BIN)/python scripts/french_typography.py locale/fr/LC_MESSAGES/django.po
 
 $(VENV)/.installed: requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -54,6 +56,7 @@ browsers:
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/tamalou
 test: install browsers js lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
+	node --test tests/js/
 	$(BIN)/python -m pytest -n auto
 	@if $(BIN)/python scripts/postgres_available.py "$(POSTGRES_URL)"; then \
 		echo "Again on PostgreSQL ($(POSTGRES_URL))"; \
@@ -64,13 +67,18 @@ test: install browsers js lint
 		echo "No PostgreSQL at $(POSTGRES_URL): the suite ran on SQLite only."; \
 	fi
 
-lint: $(VENV)/.installed
+# Python with ruff; the JavaScript (static/js, tests/js, the service worker) with Biome
+# (biome.json), warnings included.
+BIOME := node_modules/.bin/biome
+lint: $(VENV)/.installed js
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIOME) lint --error-on-warnings
 
-format: $(VENV)/.installed
+format: $(VENV)/.installed js
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+	$(BIOME) lint --write
 
 # Production: DEBUG=0 and the environment described in the README (SECRET_KEY, ALLOWED_HOSTS,
 # DATABASE_URL, ...); static files collected hashed and compressed, served by whitenoise.

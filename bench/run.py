@@ -161,10 +161,19 @@ def first_visit_cookies(url: str) -> str:
     return "; ".join(f"{cookie.name}={cookie.value}" for cookie in jar)
 
 
+# What a module imports at once (`import … from "./x.js";`, `import "./x.js";`): loaded with it.
+# An `import("./x.js")` waits for the moment it is needed, so it is not part of the first load.
+STATIC_IMPORT = re.compile(
+    rb"""(?:^|[;\n])\s*(?:import|export)\b[^;("']*?['"](\.{1,2}/[^'"]+)['"]\s*;"""
+)
+
+
 def page_weight(base: str, sheet: str) -> dict:
-    """A first visit: the HTML (compressed as a proxy would) and every script and stylesheet
-    it links, as whitenoise serves them to a browser that accepts gzip."""
+    """A first visit: the HTML (compressed as a proxy would), every script and stylesheet
+    it links and every module those scripts import, as whitenoise serves them to a browser that
+    accepts gzip."""
     import urllib.request
+    from urllib.parse import urljoin
 
     def fetch(url: str) -> tuple[bytes, dict]:
         request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})
@@ -178,12 +187,21 @@ def page_weight(base: str, sheet: str) -> dict:
     else:
         sizes["HTML"] = len(gzip.compress(html))
     cache_headers = set()
-    for path in re.findall(rb'(?:src|href)="(/static/[^"]+)"', html):
-        body, headers = fetch(base + path.decode())
+    paths = [path.decode() for path in re.findall(rb'(?:src|href)="(/static/[^"]+)"', html)]
+    seen = set()
+    while paths:
+        path = paths.pop(0)
+        if path in seen:
+            continue
+        seen.add(path)
+        body, headers = fetch(base + path)
         compressed = headers.get("Content-Encoding") == "gzip"
-        name = {b".js": "JS", b".css": "CSS"}.get(path[path.rfind(b".") :], "icons")
+        name = {".js": "JS", ".css": "CSS"}.get(path[path.rfind(".") :], "icons")
         sizes[name] = sizes.get(name, 0) + len(body if compressed else gzip.compress(body))
         cache_headers.add(headers.get("Cache-Control", ""))
+        if name == "JS":
+            text = gzip.decompress(body) if compressed else body
+            paths += [urljoin(path, found.decode()) for found in STATIC_IMPORT.findall(text)]
     return {
         **{f"first load, {k} (KB gz)": v / 1000 for k, v in sizes.items()},
         "first load, total (KB gz)": sum(sizes.values()) / 1000,
@@ -192,9 +210,21 @@ def page_weight(base: str, sheet: str) -> dict:
     }
 
 
+def measure_weight() -> dict:
+    """Only the first load's weight (`python bench/run.py --weight`): no load generated."""
+    game = evening_game(30, seed=11)
+    with gunicorn({**os.environ}) as base:
+        return page_weight(base, f"{base}/g/{game.edit_key}/")
+
+
 def main() -> None:
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
+    if "--weight" in sys.argv:
+        for name, value in measure_weight().items():
+            print(f"  {name}  {value:.2f}" if isinstance(value, float) else f"  {name}  {value}")
+        shutil.rmtree(WORK, ignore_errors=True)
+        return
     results = measure_sheet()
     results["save round 30 of 8 players, no JS: redirect (ms)"] = measure_save(htmx=False)
     results["save round 30 of 8 players, htmx: + new sheet (ms)"] = measure_save(htmx=True)

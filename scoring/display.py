@@ -1,11 +1,16 @@
 """How the referee's numbers and sentences are shown to people: in their language,
-with numbers written the local way (0,5 in French) and a real minus sign."""
+with numbers written the local way (0,5 in French) and a real minus sign (U+2212), in the
+numbers a note or a page computes (``points``) and in the numbers its texts write
+(``typeset``: "-50 wins", "(their hand - the lowest hand)"). Game files, ``score_game``'s
+JSON and the CSV keep the ASCII hyphen: programs read them."""
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from django.utils import formats
+from django.utils.functional import lazy
 from django.utils.translation import gettext, ngettext
 
 from scoring.referee.engine import GameError
@@ -20,15 +25,41 @@ RANK_NAMES = {
 }
 
 
+MINUS = "\u2212"
+# A hyphen before a number that does not follow a word or a number ("-50", "(-4"; not "2026-11",
+# "Mi-partie"), and a hyphen between spaces, which the texts use only for a subtraction
+# (their dashes are – and —).
+NEGATIVE = re.compile(r"(?<![\w\-−.,])-(?=[0-9])")
+SUBTRACTION = re.compile(r"(?<= )-(?= )")
+
+
+def typeset(text: str) -> str:
+    """A text as shown to people: its negative numbers and subtractions with a minus sign."""
+    return SUBTRACTION.sub(MINUS, NEGATIVE.sub(MINUS, text))
+
+
+def text(message: str) -> str:
+    """One of the referee's texts (a variant's summary, rule, decision, setting) in the
+    reader's language, typeset."""
+    return typeset(gettext(message))
+
+
+def plural_text(singular: str, plural: str, count: int) -> str:
+    return typeset(ngettext(singular, plural, count))
+
+
+text_lazy = lazy(text, str)
+
+
 def points(value: Fraction | int | None) -> str:
     if value is None:
         return "–"
     value = Fraction(value)
     if value.denominator == 1:
-        text = str(int(value))
+        shown = str(int(value))
     else:
-        text = formats.number_format(float(value), decimal_pos=1, use_l10n=True)
-    return text.replace("-", "−")
+        shown = formats.number_format(float(value), decimal_pos=1, use_l10n=True)
+    return shown.replace("-", MINUS)
 
 
 def minutes(seconds: int) -> str:
@@ -39,14 +70,14 @@ def minutes(seconds: int) -> str:
 def say(what: Note | GameError) -> str:
     """A note or a refusal in the reader's language, a sentence of its own; a refusal with
     its round and player."""
-    text = what.render(translate=gettext, number=points, plural=ngettext)
-    return text[:1].upper() + text[1:]
+    shown = what.render(translate=text, number=points, plural=plural_text)
+    return shown[:1].upper() + shown[1:]
 
 
 def say_detail(error: GameError, sentence: bool = True) -> str:
     """A refusal without its round and player, for next to the field at fault: a sentence of
     its own (capitalised), or the end of one."""
-    detail = error.note.render(translate=gettext, number=points, plural=ngettext)
+    detail = error.note.render(translate=text, number=points, plural=plural_text)
     return detail[:1].upper() + detail[1:] if sentence else detail
 
 

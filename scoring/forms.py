@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from scoring.display import points as points_text
-from scoring.display import say, say_detail
+from scoring.display import say, say_detail, text_lazy
 from scoring.referee import engine
 from scoring.referee.cards import Card, UnknownCard, parse_card
 from scoring.referee.engine import GameError, Penalty, unstorable
@@ -84,17 +84,17 @@ class NumberField(forms.Field):
 
 def setting_field(setting: HouseSetting) -> forms.Field:
     """The new-game form's field for a house setting, from its declaration."""
-    label = gettext_lazy(setting.label)
+    label = text_lazy(setting.label)
     if setting.kind == "flag":
         return forms.BooleanField(
             label=label,
             required=False,
-            help_text=gettext_lazy(setting.help) if setting.help else "",
+            help_text=text_lazy(setting.help) if setting.help else "",
         )
     if setting.kind == "choice":
         return forms.TypedChoiceField(
             label=label,
-            choices=[(key, gettext_lazy(text)) for key, text in setting.choices],
+            choices=[(key, text_lazy(text)) for key, text in setting.choices],
             coerce=int,
             initial=setting.default,
             required=False,
@@ -102,7 +102,7 @@ def setting_field(setting: HouseSetting) -> forms.Field:
             widget=forms.RadioSelect,
         )
     if setting.default is None:
-        help_text = gettext_lazy(setting.help)
+        help_text = text_lazy(setting.help)
     else:
         value = Fraction(setting.default)
         default = {

@@ -12,7 +12,6 @@ import json
 from django.conf import settings
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -24,14 +23,23 @@ THEME_LIGHT = "#0b6e4f"
 THEME_DARK = "#121417"
 BACKGROUND = "#f7f5f0"
 
-# Every script and stylesheet a page loads (a test checks the pages against this list);
-# pending.js is loaded by offline.js while rounds entered offline wait.
+# Every script and stylesheet a page loads (a test checks the pages against this list), and
+# every module of static/js (another test): the modules they import, pending.js, imported
+# by offline.js while rounds entered offline wait.
 SCRIPTS = [
     "js/live.js",
     "js/round.js",
+    "js/picker.js",
+    "js/next-field.js",
+    "js/note.js",
+    "js/new-game.js",
     "js/offline.js",
+    "js/keep.js",
+    "js/queue.js",
+    "js/store.js",
     "js/pending.js",
     "js/match.js",
+    "js/timer.js",
     "django_htmx/htmx-2.min.js",
 ]
 STYLES = ["css/app.css", "css/match.css", "css/stats.css"]
@@ -66,9 +74,10 @@ def theme_colours(request) -> dict:
     return {"theme_light": THEME_LIGHT, "theme_dark": THEME_DARK}
 
 
-def worker_config() -> SafeString:
-    """What the service worker is told, as a JavaScript object: its version, the static files
-    and rules pages it keeps, the languages, and where the pages of a game are."""
+def worker_config() -> str:
+    """What the service worker is told, as JSON (``templates/sw.js`` puts it in a JavaScript
+    string with ``escapejs``): its version, the static files and rules pages it keeps, the
+    languages, and where the pages of a game are."""
     config = {
         "version": code_version(),
         "static": static_files(),
@@ -77,8 +86,7 @@ def worker_config() -> SafeString:
         "languages": [code for code, _name in settings.LANGUAGES],
         "defaultLanguage": settings.LANGUAGE_CODE,
     }
-    # JSON is JavaScript; "<" is escaped so the text never closes anything it is put in.
-    return mark_safe(json.dumps(config).replace("<", "\\u003c"))
+    return json.dumps(config)
 
 
 def manifest() -> dict:

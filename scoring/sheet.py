@@ -23,7 +23,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext, ngettext
 
 from scoring.caching import cache_key
 from scoring.chart import score_chart
@@ -144,6 +144,32 @@ def chart_summary(sheet: engine.ScoreSheet) -> str:
     return ", ".join(f"{p} {points(sheet.totals[p])}" for p in sheet.players)
 
 
+def description(game: Game, sheet: engine.ScoreSheet, rows: list[dict]) -> str:
+    """What a link to the sheet says of the game in a chat app's preview and to search
+    engines: the variant, the players, how far it went and who leads (or won)."""
+    said = [gettext(game.rules().name), ", ".join(game.players)]
+    n = len(sheet.rounds)
+    if sheet.finished:
+        names = ", ".join(sheet.winners)
+        won = ngettext("Winner: %(names)s", "Winners: %(names)s", len(sheet.winners))
+        said += [gettext("Match over") if game.is_match else gettext("Game over")]
+        said += [won % {"names": names}]
+    elif n:
+        if game.is_match:
+            played = ngettext("%(n)s turn round played", "%(n)s turn rounds played", n)
+        else:
+            played = ngettext("%(n)s round played", "%(n)s rounds played", n)
+        leaders = [row for row in rows if row["leader"]]
+        lead = ngettext(
+            "Leader: %(names)s (%(total)s)", "Leaders: %(names)s (%(total)s)", len(leaders)
+        )
+        names = ", ".join(row["name"] for row in leaders)
+        said += [played % {"n": n}, lead % {"names": names, "total": points(leaders[0]["total"])}]
+    else:
+        said += [gettext("No turn round yet") if game.is_match else gettext("No round yet")]
+    return " · ".join(said)
+
+
 def sheet_context(
     request: HttpRequest, game: Game, form: RoundForm | None = None, link: str = "edit"
 ) -> dict:
@@ -154,6 +180,7 @@ def sheet_context(
     undo = None if read_only else request.session.get("undo")
     key = game.share_key if read_only else game.edit_key
     share_url = request.build_absolute_uri(reverse("share", args=[game.share_key]))
+    rows = standings(game, sheet)
     shown = {
         "read_only": read_only,
         "undo": undo if undo and undo.get("game") == game.edit_key else None,
@@ -167,7 +194,8 @@ def sheet_context(
         "rules_url": rules_url(game, link),
         "share_url": share_url,
         "share_qr": None if read_only else qr_svg(share_url),
-        "standings": standings(game, sheet),
+        "standings": rows,
+        "description": description(game, sheet, rows),
         "next_game_url": next_game_url(game, link),
     }
     if game.is_match:

@@ -45,6 +45,7 @@ from scoring.sheet import (
     sheet_context,
     sheet_page,
 )
+from scoring.spreadsheet import file_name as csv_file_name
 from scoring.spreadsheet import sheet_csv
 
 MAX_ROWS = 64  # player rows a posted new-game form may have (more than 8 is refused)
@@ -412,11 +413,10 @@ def edit_export(request, key: str) -> HttpResponse:
 def export_csv(game: Game) -> HttpResponse:
     """The sheet as CSV (see ``scoring.spreadsheet``), with a byte order mark so that
     spreadsheets opening it with a double tap read its accents as UTF-8."""
-    response = HttpResponse(
-        "\ufeff" + sheet_csv(game.score()), content_type="text/csv; charset=utf-8"
-    )
-    stamp = timezone.localdate(game.created_at).isoformat()
-    response["Content-Disposition"] = f'attachment; filename="tamalou-{game.variant}-{stamp}.csv"'
+    sheet = game.score()
+    response = HttpResponse("\ufeff" + sheet_csv(sheet), content_type="text/csv; charset=utf-8")
+    name = csv_file_name(sheet, timezone.localdate(game.created_at))
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
 

@@ -5,7 +5,9 @@
 // marked with the time it was kept (data-kept-at), which static/js/offline.js shows.
 // Caches are named after the version of the code: a deploy installs a new worker, which keeps
 // the pages again with the new files and deletes the old caches.
-const CONFIG = {{ config }};
+// Its configuration (scoring.offline.worker_config) is JSON in a string, so that this file is
+// JavaScript before the server fills it in too (Biome lints it).
+const CONFIG = JSON.parse("{{ config|escapejs }}");
 const PREFIX = "tamalou-";
 const STATIC = `${PREFIX}static-${CONFIG.version}`;
 const PAGES = (language) => `${PREFIX}pages-${language}-${CONFIG.version}`;
@@ -37,7 +39,7 @@ async function keep(url, response, remember) {
 async function refresh(url) {
   try {
     await keep(url, await fetch(url, { credentials: "same-origin" }), true);
-  } catch (error) {
+  } catch {
     // offline again: the kept copy stays
   }
 }
@@ -72,7 +74,7 @@ async function precache() {
           headers: { "Accept-Language": language },
         });
         await keep(url, response, false);
-      } catch (error) {
+      } catch {
         // kept on the next visit instead
       }
     }
@@ -104,7 +106,7 @@ self.addEventListener("activate", (event) => {
 // Pages the phone asks to keep: the sheets of its games (named by the home page, or open when
 // they changed), and the page that was open when this worker took over.
 self.addEventListener("message", (event) => {
-  const urls = (event.data && event.data.keep) || [];
+  const urls = event.data?.keep || [];
   const own = urls
     .map((url) => new URL(url, self.location.origin))
     .filter((url) => url.origin === self.location.origin && !url.pathname.startsWith(CONFIG.staticPrefix))
@@ -117,7 +119,7 @@ async function page(event) {
     const response = await fetch(event.request);
     event.waitUntil(keep(event.request.url, response.clone(), true));
     return response;
-  } catch (error) {
+  } catch {
     return (
       (await kept(event.request.url)) ||
       new Response("Hors connexion — Offline", {

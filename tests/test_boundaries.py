@@ -140,3 +140,25 @@ def test_a_broken_hidden_field_is_said_at_the_top_of_the_form(client):
 def test_a_setting_of_thousands_of_digits_in_the_rules_link_is_left_out(client):
     response = client.get("/rules/dutch/?decks=" + "9" * 5000)
     assert response.status_code == 200
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_names_with_emoji_are_kept_and_an_invisible_character_is_refused_by_its_field(
+    client, language
+):
+    client.cookies["django_language"] = language
+    names = {"name_0": "Chef 👩\u200d🍳", "name_1": "👨\u200d👩\u200d👧", "name_2": "Zoé 🇫🇷"}
+    bad = client.post("/new/tamalou/", {**names, "name_1": "Ma\u200brc", "action": "create"})
+    page = bad.content.decode()
+    row = page[page.index('name="name_1"') :]
+    message = {
+        "en": "Player 2: the name has an invisible control character.",
+        "fr": "Joueur 2 : le nom contient un caractère de contrôle invisible.",
+    }[language]
+    assert message.replace(" :", "\u202f:") in row[: row.index("</li>")]
+    assert not Game.objects.exists()
+    assert client.post("/new/tamalou/", {**names, "action": "create"}).status_code == 302
+    game = Game.objects.get()
+    assert game.players == list(names.values())
+    sheet = client.get(f"/g/{game.edit_key}/").content.decode()
+    assert all(name in sheet for name in names.values())

@@ -3,9 +3,14 @@ scroll positions, the keypad, the htmx flows, tap targets and the dark theme."""
 
 from __future__ import annotations
 
+import json
+import mimetypes
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
+from django.core.management import call_command
+from django.test import Client
 from playwright.sync_api import Page, expect
 
 from scoring.models import Game, Round
@@ -455,6 +460,17 @@ def finished_dutch_game(players: list[str], seed: int = 5) -> Game:
     return game
 
 
+# SVG paints in document order: a landmark's label painted after every curve and marker is
+# over them. The labels whose paint comes after the last polyline.
+LABEL_ON_TOP = """() => {
+  const curves = [...document.querySelectorAll("#chart polyline")];
+  const last = curves[curves.length - 1];
+  return [...document.querySelectorAll("#chart text.lm")]
+    .filter((label) => last.compareDocumentPosition(label) & Node.DOCUMENT_POSITION_FOLLOWING)
+    .map((label) => label.textContent);
+}"""
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_end_of_a_game_with_its_chart_in_both_themes(browser, live_server, scheme):
     game = finished_dutch_game(["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé", "Inès", "Hugo"])
@@ -486,6 +502,8 @@ def test_the_end_of_a_game_with_its_chart_in_both_themes(browser, live_server, s
     shoot(page, f"10-end-of-game-{scheme}")
     page.screenshot(path=SCREENSHOTS / f"10-end-of-game-{scheme}-screen.png")
     page.locator("#chart").scroll_into_view_if_needed()
+    # The landmark's label is drawn over the curves, on a plate of the chart's background.
+    assert page.evaluate(LABEL_ON_TOP) == ["100: out"]
     page.screenshot(path=SCREENSHOTS / f"10-end-of-game-{scheme}-chart.png")
     again = finished_dutch_game(["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé", "Inès", "Hugo"], 9)
     page.goto(f"{live_server.url}/g/{again.edit_key}/")  # this phone knows both games now
@@ -500,16 +518,93 @@ def test_the_end_of_a_game_with_its_chart_in_both_themes(browser, live_server, s
     context.close()
 
 
-def test_the_scripts_as_shipped_still_parse(browser):
-    """Production ships the app's scripts without comments and indentation
-    (scoring/staticfiles.py): each must still be a valid script, and keep its one-line strings."""
+def test_the_scripts_as_shipped_still_parse(browser, settings, tmp_path):
+    """Production ships the app's modules hashed, each import naming the hashed file, and
+    without comments and indentation (scoring/staticfiles.py): a sheet served from the
+    collected files under its own Content-Security-Policy runs them (the picker answers a tap),
+    every module imports, and each keeps its one-line strings."""
     from scoring.staticfiles import strip_script
 
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "scoring.staticfiles.ShippedStaticFiles"},
+    }
+    call_command("collectstatic", interactive=False, verbosity=0)
+    settings.DEBUG = False
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina"])
+    sheet = Client().get(f"/g/{game.edit_key}/")
+    hashed = json.loads((tmp_path / "staticfiles.json").read_text())["paths"]
+
+    requested = set()
+
+    def serve(route):
+        path = urlsplit(route.request.url).path
+        file = tmp_path / path.removeprefix("/static/")
+        requested.add(path)
+        if path == f"/g/{game.edit_key}/":
+            policy = sheet["Content-Security-Policy"]
+            headers = {
+                "Content-Type": "text/html; charset=utf-8",
+                "Content-Security-Policy": policy,
+            }
+            route.fulfill(body=sheet.content, headers=headers)
+        elif path.startswith("/static/") and file.is_file():
+            route.fulfill(path=file, content_type=mimetypes.guess_type(file.name)[0])
+        else:
+            route.fulfill(status=404)
+
     page = browser.new_page()
-    for path in sorted((Path(__file__).resolve().parent.parent / "static" / "js").glob("*.js")):
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.route("http://shipped.test/**", serve)
+    page.goto(f"http://shipped.test/g/{game.edit_key}/")
+    page.locator('.picker button[data-card="KH"]').click()
+    expect(page.locator('.hand[data-seat="0"] .chips .chip')).to_have_count(1)
+    sources = sorted((Path(__file__).resolve().parent.parent / "static" / "js").glob("*.js"))
+    for path in sources:
         source = path.read_text()
-        shipped = strip_script(source)
+        shipped = (tmp_path / hashed[f"js/{path.name}"]).read_text()
+        assert shipped == strip_script(shipped), path.name  # as production strips it
         assert all(line.count("`") % 2 == 0 for line in source.splitlines()), path.name
         assert "\n//" not in "\n" + shipped and len(shipped) < len(source), path.name
-        assert page.evaluate("(s) => { new Function(s); return true; }", shipped), path.name
+        url = f"/static/{hashed[f'js/{path.name}']}"
+        assert page.evaluate("(url) => import(url).then(() => true)", url), path.name
+    assert errors == []
+    shipped_names = {f"/static/{name}" for name in hashed.values()}
+    assert {path for path in requested if path.startswith("/static/")} <= shipped_names
     page.close()
+
+
+@pytest.mark.parametrize(("width", "height", "language"), [(390, 844, "fr"), (360, 740, "en")])
+def test_names_with_joined_emoji_are_typed_kept_and_shown(
+    browser, live_server, width, height, language
+):
+    """👩‍🍳 (a joiner), 👨‍👩‍👧 (two), a flag and a skin tone: typed on the phone, the game starts
+    with them; a zero width space is refused next to its field, in the page's language."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        is_mobile=True,
+        locale={"fr": "fr-FR", "en": "en-GB"}[language],
+    )
+    page = context.new_page()
+    names = ["Chef 👩\u200d🍳", "👨\u200d👩\u200d👧", "Zoé 🇫🇷", "👍🏽 Marc"]
+    page.goto(f"{live_server.url}/new/cabo_bruxellois/")
+    page.locator("#id_name_0").fill(names[0])
+    page.locator("#id_name_1").fill("Ma\u200brc")
+    start = {"fr": "Commencer la partie", "en": "Start the game"}[language]
+    page.get_by_role("button", name=start).tap()
+    refusal = {"fr": "caractère de contrôle invisible", "en": "invisible control character"}
+    expect(page.locator("main")).to_contain_text(refusal[language])
+    assert not Game.objects.exists()
+    for seat, name in enumerate(names):
+        page.locator(f"#id_name_{seat}").fill(name)
+    page.get_by_role("button", name=start).tap()
+    expect(page.locator(".standings")).to_contain_text(names[1])
+    assert Game.objects.get().players == names
+    for name in names:
+        expect(page.locator("main")).to_contain_text(name)
+    assert_fits_the_phone(page)
+    shoot(page, f"30-emoji-names-{language}-{width}")
+    context.close()  # its sheet polls for live updates: not after the test's server is gone

@@ -97,6 +97,10 @@ def test_the_thinking_timer_counts_from_its_start_time_and_signals_the_end(
     page.clock.fast_forward(60_000)
     expect(page.locator("#clock")).to_have_class("clock running up")
     expect(page.locator("#clock .time")).to_have_text("Time is up!")
+    # "Running" no longer shows beside "Time is up!", on the other phone either.
+    expect(page.locator("#clock .state")).to_have_text("2:00 a turn", use_inner_text=True)
+    expect(share.locator("#clock .time")).to_have_text("Time is up!")
+    expect(share.locator("#clock .state")).to_have_text("2:00 a turn", use_inner_text=True)
     assert page.evaluate("window.vibrations.length") == 1
     shoot(page, f"22-timer-up-{width}")
 

@@ -81,7 +81,8 @@ def test_phones_correcting_the_same_round_at_once_lose_no_update(live_server):
     assert entry.edits == 1 and entry.data["hands"] == {"Léa": winners[0], "Marc": 20 + winners[0]}
     refused = next(page for i, (status, page) in enumerate(results) if i not in winners)
     assert (
-        "modifiée depuis un autre téléphone entre-temps ; la voici telle qu’enregistrée" in refused
+        "modifiée depuis un autre téléphone entre-temps\u202f; la voici telle qu’enregistrée"
+        in refused
     )
     assert f'value="{20 + winners[0]}"' in refused  # the current version is shown
 

@@ -102,6 +102,6 @@ print(response.content.decode())
     )
     status, page = [*done.stdout.split("\n", 1), done.stderr][:2]
     assert status == "500"
-    reference = re.search(r"Référence : ([0-9a-f]{8})", page).group(1)  # French by default
+    reference = re.search(r"Référence\u202f: ([0-9a-f]{8})", page).group(1)  # French by default
     assert f"[request {reference}] django.request: Internal Server Error: /" in done.stderr
     assert "Traceback" in done.stderr and "RuntimeError: the referee fell over" in done.stderr

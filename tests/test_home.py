@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from scoring.display import typeset
 from scoring.referee.variants import VARIANTS
 
 
@@ -9,4 +10,4 @@ def test_home_page_says_what_the_app_is_and_lists_every_variant(client):
     page = response.content.decode()
     assert "Tamalou" in page and 'name="viewport"' in page
     for variant in VARIANTS.values():
-        assert variant.summary.replace("'", "&#x27;") in page
+        assert typeset(variant.summary).replace("'", "&#x27;") in page  # −50, a minus sign

@@ -25,9 +25,12 @@ PLAYERS = ["Léa", "Marc", "Nina"]
 
 
 def worker_config(text: str) -> dict:
-    found = re.search(r"^const CONFIG = (.*);$", text, re.MULTILINE)
+    """The worker's configuration: JSON in a JavaScript string (escapejs writes \\uXXXX escapes,
+    which a JSON string reads the same)."""
+    found = re.search(r'^const CONFIG = JSON\.parse\("(.*)"\);$', text, re.MULTILINE)
     assert found, "the worker names its configuration"
-    return json.loads(found[1])
+    assert not re.search(r"[<>'\"]", found[1]), "nothing in it can close the string or a tag"
+    return json.loads(json.loads(f'"{found[1]}"'))
 
 
 def png_size(path: str) -> tuple[int, int]:
@@ -110,11 +113,23 @@ def test_the_service_worker_is_served_from_the_root_never_cached_long(client):
 def test_the_worker_keeps_every_script_and_stylesheet_a_page_loads(client):
     config = worker_config(client.get("/sw.js").content.decode())
     game = Game.objects.create(variant="tamalou", players=PLAYERS)
-    for url in ("/", f"/g/{game.edit_key}/", "/rules/gabo/"):
+    for url in ("/", f"/g/{game.edit_key}/", "/rules/gabo/", "/new/tamalou/"):
         html = client.get(url).content.decode()
-        loaded = re.findall(r'(?:src|href|data-pending)="(/static/[^"]+)"', html)
-        assert "/static/js/pending.js" in loaded  # loaded while rounds entered offline wait
+        loaded = re.findall(r'(?:src|href)="(/static/[^"]+)"', html)
+        assert "/static/js/offline.js" in loaded
         assert set(loaded) <= set(config["static"]), url
+
+
+def test_the_worker_keeps_every_module_a_script_may_import():
+    """Modules are imported by others (pending.js and keep.js only at the moment they are
+    needed, perhaps offline): the worker keeps every one of static/js, and each import names
+    one of them."""
+    folder = Path(finders.find("js/offline.js")).parent
+    modules = {f"js/{path.name}" for path in folder.glob("*.js")}
+    assert modules == {name for name in offline.SCRIPTS if name.startswith("js/")}
+    for path in folder.glob("*.js"):
+        for name in re.findall(r"""(?:from |import\()"\./([\w-]+\.js)";?""", path.read_text()):
+            assert f"js/{name}" in modules, (path.name, name)
 
 
 def test_the_worker_names_its_files_as_production_serves_them(client, settings, tmp_path):
@@ -127,14 +142,15 @@ def test_the_worker_names_its_files_as_production_serves_them(client, settings, 
     call_command("collectstatic", interactive=False, verbosity=0)
     settings.DEBUG = False
     config = worker_config(client.get("/sw.js").content.decode())
-    assert len(config["static"]) == 14 and config["staticPrefix"] == "/static/"
+    files = [*offline.STYLES, *offline.SCRIPTS, *offline.ICONS, *offline.OTHER_FILES]
+    assert len(config["static"]) == len(files) and config["staticPrefix"] == "/static/"
     for url in config["static"]:
         assert re.search(r"\.[0-9a-f]{12}\.(js|css|png|svg)$", url), url
         assert (tmp_path / url.removeprefix("/static/")).is_file(), url
     match = Game.objects.create(variant="tambouille", players=["Léa", "Marc"])
     for page in ("/", f"/g/{match.edit_key}/", "/stats/"):
         html = client.get(page).content.decode()
-        loaded = re.findall(r'(?:src|href|data-pending)="(/static/[^"]+)"', html)
+        loaded = re.findall(r'(?:src|href)="(/static/[^"]+)"', html)
         assert set(loaded) <= set(config["static"]), page
     assert "/static/django_htmx/django-htmx.js" not in str(config["static"])  # development only
 
@@ -280,11 +296,11 @@ def test_the_pending_round_speaks_the_language_of_the_page(client):
     ]
     assert 'data-text="Manche {n}"' in pending
     assert 'data-text="{name} a annoncé Tamalou"' in pending
-    assert "en attente : pas encore comptée par l’arbitre" in pending
+    assert "en attente\u202f: pas encore comptée par l’arbitre" in pending
     assert 'data-text="Ajouter la mienne comme manche {n}"' in pending
     assert "Remplacer la leur par la mienne" in pending
     banner = re.search(r'<p id="offline-banner"[^>]*>', html)[0]
-    assert 'data-kept="Hors connexion : dernier état connu, depuis le {time}."' in banner
+    assert 'data-kept="Hors connexion\u202f: dernier état connu, depuis le {time}."' in banner
 
 
 def test_a_round_sent_with_a_blank_penalty_bookkeeping_is_read_as_sent(client):

@@ -159,7 +159,7 @@ def test_offline_pages_follow_the_language_the_phone_chose(page: Page, live_serv
     page.goto(f"{live_server.url}/rules/gabo/")
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     expect(page.locator("#offline-banner")).to_have_text(
-        re.compile(r"^Hors connexion : dernier état connu, depuis le ")
+        re.compile(r"^Hors connexion\u202f: dernier état connu, depuis le ")
     )
 
 

@@ -352,6 +352,47 @@ def test_bad_names_are_refused_with_their_position(players, message):
     assert where(game_refusal(players)) == (message, None, None, "players")
 
 
+EMOJI_NAMES = (
+    "Chef 👩\u200d🍳",  # a joined emoji (ZWJ)
+    "👨\u200d👩\u200d👧",  # a family: two joiners
+    "Zoé 🇫🇷",  # a flag: two regional indicators
+    "👍🏽 Marc",  # a skin tone
+    "❤\ufe0f Léa",  # VS16
+    "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f Ewan",  # Scotland's flag
+    "👩🏽\u200d🚀",  # a skin tone, then a joiner
+    "🏳\ufe0f\u200d🌈",  # VS16, then a joiner
+)
+
+
+def test_names_with_emoji_sequences_are_kept_as_typed():
+    assert game([*EMOJI_NAMES[:4], "Nina"]).players == (*EMOJI_NAMES[:4], "Nina")
+    assert game([*EMOJI_NAMES[4:], "Nina"]).players == (*EMOJI_NAMES[4:], "Nina")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Lé\u200da",  # a joiner between letters
+        "👩\u200d",  # a joiner joining nothing
+        "\u200d🍳",
+        "Léa\u200b",  # zero width space
+        "\u202eaéL",  # right-to-left override
+        "Léa\U000e0067\U000e007f",  # tags without their flag
+        "🏴\U000e0067",  # a flag's tags without their end
+        "Léa\ue000",  # private use
+        "Léa\u0378",  # unassigned
+        "Léa\x00",
+    ],
+)
+def test_invisible_characters_outside_emoji_are_refused(name):
+    assert where(game_refusal(["Marc", name])) == (
+        "player 2: the name has an invisible control character.",
+        None,
+        None,
+        "players",
+    )
+
+
 def test_names_are_trimmed_and_normalised_before_use():
     assert engine.clean_name("  Le\u0301a ") == "Léa"
     assert engine.clean_name(7) == "" and engine.clean_name(None) == ""

@@ -207,7 +207,7 @@ def test_engine_explanations_and_refusals_are_translated(fr):
     url = f"/g/{game.edit_key}/"
     fr.post(url, {"number": 1, "save": "1", "cards_0": "KH AS", "total_1": "9", "caller": "Léa"})
     page = text(fr.get(url))
-    assert "Léa a annoncé Tamoul avec 1,5 et avait strictement le moins : -20." in page
+    assert "Léa a annoncé Tamoul avec 1,5 et avait strictement le moins : −20." in page
     assert "1,5" in page and "Manche 2" in page
     refused = text(fr.post(url, {"number": 2, "save": "1", "cards_0": "5S", "cards_1": "ZZ"}))
     assert "Carte inconnue ZZ" in refused

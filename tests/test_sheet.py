@@ -492,4 +492,4 @@ def test_the_csv_is_named_after_the_local_date(client):
     midnight_past = timezone.make_aware(timezone.datetime(2026, 11, 23, 0, 30))  # Paris
     Game.objects.filter(pk=game.pk).update(created_at=midnight_past)
     response = client.get(f"/g/{game.edit_key}/sheet.csv")
-    assert 'filename="tamalou-tamalou-2026-11-23.csv"' in response["Content-Disposition"]
+    assert 'filename="tamalou-lea-marc-2026-11-23.csv"' in response["Content-Disposition"]

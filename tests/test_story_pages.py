@@ -140,7 +140,7 @@ def test_a_finished_game_shows_the_ranking_the_chart_and_its_moments(client):
     assert standings[:3] == ["Marc", "Léa", "Nina"]
     french = in_french(client, f"/g/{game.edit_key}/")
     text = french.content.decode()
-    assert "Meilleure manche :</strong> Léa, −20 à la manche 1" in text
+    assert "Meilleure manche\u202f:</strong> Léa, −20 à la manche 1" in text
     assert "Moments de la partie" in text and "Graphique des totaux" in text
 
 
@@ -180,7 +180,8 @@ def test_the_csv_of_a_sheet_from_both_links_and_the_command(client):
     share = client.get(f"/s/{game.share_key}/sheet.csv")
     assert edit["Content-Type"] == "text/csv; charset=utf-8"
     stamp = game.created_at.strftime("%Y-%m-%d")
-    assert edit["Content-Disposition"] == f'attachment; filename="tamalou-tamoul-{stamp}.csv"'
+    names = "-".join(p.lower().replace("é", "e") for p in game.players)
+    assert edit["Content-Disposition"] == f'attachment; filename="tamoul-{names}-{stamp}.csv"'
     assert edit.content == share.content
     text = edit.content.decode("utf-8")
     assert text.startswith("\ufeff")
@@ -192,7 +193,9 @@ def test_the_csv_of_a_sheet_from_both_links_and_the_command(client):
         *(f"{p}: score" for p in players),
         *(f"{p}: total" for p in players),
     ]
-    for row, result in zip(rows[1:], sheet.rounds, strict=True):
+    assert rows[-1][: 1 + len(players)] == ["Final total", *("" for p in players)]
+    assert [Fraction(v) for v in rows[-1][1 + len(players) :]] == [sheet.totals[p] for p in players]
+    for row, result in zip(rows[1:-1], sheet.rounds, strict=True):
         assert int(row[0]) == result.number
         assert [Fraction(v) for v in row[1 : 1 + len(players)]] == [
             result.scores[p] for p in players
@@ -203,7 +206,7 @@ def test_the_csv_of_a_sheet_from_both_links_and_the_command(client):
     assert out.getvalue() == text[1:]
     french = StringIO()
     call_command("export_game", f"/g/{game.edit_key}/", "--csv", stdout=french)
-    assert french.getvalue().startswith("Manche,Léa : score,")
+    assert french.getvalue().startswith("Manche,Léa\u202f: score,")
     assert (
         in_french(client, f"/g/{game.edit_key}/sheet.csv").content[3:] == french.getvalue().encode()
     )
@@ -228,6 +231,49 @@ def test_a_knocked_out_player_has_empty_cells_and_a_formula_like_name_is_quoted(
     )
     assert rows[0][1] == "'=Léa: score"
     assert rows[2] == ["2", "1", "", "5", "41", "", "10"]
+    # The last row holds every player's final total, Marc's the one he went out on.
+    assert rows[3] == ["Final total", "", "", "", "41", "100", "10"]
+    assert len(rows) == 4
+
+
+def test_the_final_totals_row_in_french_and_negative_numbers_stay_ascii(client):
+    game = Game.objects.import_file((EXAMPLES / "koubo.game.json").read_bytes())
+    stored = game.score()
+    text = in_french(client, f"/g/{game.edit_key}/sheet.csv").content.decode()[1:]
+    rows = list(csv.reader(io.StringIO(text)))
+    final = [str(stored.totals[p]) for p in stored.players]
+    assert rows[-1] == ["Total final", *("" for p in final), *final]
+    assert "−" not in text and any(v.startswith("-") for row in rows[1:] for v in row[1:])
+
+
+@pytest.mark.parametrize("separator", [",", ";"])
+def test_a_name_with_separators_stays_one_cell_and_never_a_formula(client, separator):
+    """French spreadsheets split on ";": a name like ``a;=2+5;`` is quoted, so it cannot
+    spill a formula into a cell of its own, whichever separator the spreadsheet uses."""
+    game = make_game("tamalou", ("a;=2+5;", "b,=1+1", "-Marc", "@x"))
+    save(client, game, 1, (3, 9, 8, 4), caller="a;=2+5;")
+    text = client.get(f"/g/{game.edit_key}/sheet.csv").content.decode()[1:]
+    header = text.split("\r\n")[0]
+    assert header.startswith(
+        "Round,\"a;'=2+5;: score\",\"b,'=1+1: score\",'-Marc: score,'@x: score,"
+    )
+    rows = list(csv.reader(io.StringIO(text), delimiter=separator))
+    cells = [cell for row in rows for cell in row]
+    assert not [cell for cell in cells if cell.startswith(("=", "+", "@"))]
+    assert [cell for cell in cells if cell.startswith("-")] == []  # no negative score here
+    comma_rows = list(csv.reader(io.StringIO(text)))
+    assert comma_rows[0][1:3] == ["a;'=2+5;: score", "b,'=1+1: score"]
+
+
+def test_the_csv_is_named_after_the_variant_and_the_players(client):
+    game = make_game("cabo_bruxellois", ("Zoé", "👩‍🍳", "Ana Lu"))
+    stamp = game.created_at.strftime("%Y-%m-%d")
+    response = client.get(f"/s/{game.share_key}/sheet.csv")
+    name = f"cabo-bruxellois-zoe-ana-lu-{stamp}.csv"
+    assert response["Content-Disposition"] == f'attachment; filename="{name}"'
+    many = make_game("dutch", [f"Quelqu'un de très long {i}" for i in range(8)])
+    response = client.get(f"/g/{many.edit_key}/sheet.csv")
+    assert response["Content-Disposition"] == f'attachment; filename="dutch-{stamp}.csv"'
 
 
 def test_the_csv_command_refuses_an_unknown_game(capsys):
@@ -322,3 +368,19 @@ def test_statistics_of_a_phone_without_games_say_so_and_home_links_to_them(clien
     page = client.get("/stats/").content.decode()
     assert "No round played on this phone yet" in page
     assert 'href="/stats/"' in client.get("/").content.decode()
+
+
+def test_the_count_of_finished_games_agrees_with_its_number_in_both_languages(client):
+    """ "(1 terminées)" was the plural of the games, not of the finished ones."""
+    games = [make_game("koubo", ("Léa", "Marc"), {"rounds": 2}) for _ in range(3)]
+    for game in games:
+        save(client, game, 1, (2, 9), caller="Léa")
+    save(client, games[0], 2, (4, 4))
+    french = in_french(client, "/stats/").content.decode()
+    assert "D’après les 3 parties que connaît ce téléphone (1 terminée)" in french
+    client.cookies["django_language"] = "en"
+    english = client.get("/stats/").content.decode()
+    assert "From the 3 games this phone knows (1 finished)" in english
+    save(client, games[2], 2, (1, 9))
+    french = in_french(client, "/stats/").content.decode()
+    assert "D’après les 3 parties que connaît ce téléphone (2 terminées)" in french

@@ -9,6 +9,7 @@ totals, eliminations, and the end of the game.
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -145,6 +146,37 @@ def unstorable(text: str) -> str | None:
     return next((char for char in text if unicodedata.category(char) in ("Cc", "Cs")), None)
 
 
+ZWJ = "\u200d"  # zero width joiner: joins emoji into one (👩 + 🍳 = 👩‍🍳)
+VS16 = "\ufe0f"  # asks for the emoji look of the character before it (❤️)
+SKIN_TONES = range(0x1F3FB, 0x1F400)
+# A subdivision's flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿): a black flag, invisible tag letters, a cancel tag.
+FLAG_TAGS = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
+
+
+def _emoji_before(char: str) -> bool:
+    return unicodedata.category(char) == "So" or char == VS16 or ord(char) in SKIN_TONES
+
+
+def invisible_character(name: str) -> str | None:
+    """The first character of a name that players would not see or that no file can hold: a
+    control, format, private-use or unassigned character (categories C*), but not those
+    that make an emoji sequence (a joiner between two emoji, the tags of a subdivision's
+    flag); None if there is none. Flags, skin tones and VS16 are not C* characters."""
+    text = FLAG_TAGS.sub("\U0001f3f4", name)
+    for i, char in enumerate(text):
+        if not unicodedata.category(char).startswith("C"):
+            continue
+        joins = (
+            char == ZWJ
+            and 0 < i < len(text) - 1
+            and _emoji_before(text[i - 1])
+            and unicodedata.category(text[i + 1]) == "So"
+        )
+        if not joins:
+            return char
+    return None
+
+
 def clean_name(name: object) -> str:
     """A player's name as stored: trimmed, Unicode-normalised. Not yet checked."""
     if not isinstance(name, str):
@@ -188,7 +220,7 @@ def check_players(
                 position=position,
                 most=MAX_NAME_LENGTH,
             )
-        if any(unicodedata.category(char).startswith("C") for char in name):
+        if invisible_character(name):
             raise GameError(
                 gettext_noop("player {position}: the name has an invisible control character."),
                 field="players",

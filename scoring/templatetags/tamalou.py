@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+from datetime import datetime
 from fractions import Fraction
 
 from django import template
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext
 
@@ -38,6 +40,13 @@ def number_attr(value: Fraction | int) -> str:
 @register.filter
 def explain(note: Note) -> str:
     return display.say(note)
+
+
+@register.filter
+def referee_text(message: str) -> str:
+    """One of the referee's texts (a summary, a rule, a setting's label) in the page's
+    language, with true minus signs: ``{{ variant.summary|referee_text }}``."""
+    return display.text(message)
 
 
 @register.filter
@@ -80,3 +89,12 @@ def decimal(value: Fraction | None) -> str:
     if value is None:
         return "–"
     return display.points(Fraction(math.floor(Fraction(value) * 10 + Fraction(1, 2)), 10))
+
+
+@register.filter
+def machine_time(moment: datetime | None) -> str:
+    """A moment for a ``datetime`` attribute: ISO 8601 in the local time zone, to the second
+    (HTML allows at most 3 digits of a second's fraction; ``|date:'c'`` writes 6)."""
+    if moment is None:
+        return ""
+    return timezone.localtime(moment).isoformat(timespec="seconds")

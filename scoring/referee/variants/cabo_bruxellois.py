@@ -39,7 +39,8 @@ class CaboBruxellois(Variant):
         ),
         gettext_noop("The caller's round score never goes under 0."),
         gettext_noop(
-            "The seeds give Cabo bruxellois no card powers of its own: this app shows Tamalou's."
+            "The original rules give Cabo bruxellois no card powers of its own: this app shows "
+            "Tamalou's."
         ),
         gettext_noop("Without a caller, everyone scores their hand total, a negative one as 0."),
     )

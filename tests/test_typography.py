@@ -1,0 +1,179 @@
+"""French typography: a narrow no-break space (U+202F) before ; : ! ? and inside « » in every
+French translation, put there by ``scripts/french_typography.py`` (run by ``make messages``),
+never by hand."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from html import unescape
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from scoring.display import typeset
+from scoring.models import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOGUE = ROOT / "locale/fr/LC_MESSAGES/django.po"
+NNBSP = "\u202f"
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location(
+        "french_typography", ROOT / "scripts/french_typography.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def translations() -> list[str]:
+    """Every French msgstr of the catalogue (``make messages`` writes each on one line)."""
+    found = []
+    for line in CATALOGUE.read_text(encoding="utf-8").split("\n"):
+        if line.startswith("msgstr"):
+            text = line.partition(" ")[2]
+            assert text.startswith('"') and text.endswith('"'), line
+            found.append(text[1:-1])
+    return [text for text in found if text]
+
+
+def test_every_french_translation_has_narrow_no_break_spaces_where_french_puts_them():
+    texts = translations()
+    assert len(texts) > 400
+    wrong = [
+        text
+        for text in texts
+        if re.search(r"[ \u00a0][;:!?»]|«[ \u00a0]|[^\u202f]»|«[^\u202f]", text)
+        or re.search(r"[^\s\u202f\"][;:!?](?= |$)", text)
+    ]
+    assert wrong == [], "run `make messages` (scripts/french_typography.py) on the catalogue"
+    assert sum(NNBSP in text for text in texts) > 170
+
+
+def test_the_script_changes_nothing_more_in_the_catalogue():
+    source = CATALOGUE.read_text(encoding="utf-8")
+    assert load_script().fix_catalogue(source) == source
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("joueur {position} : le nom", "joueur {position}\u202f: le nom"),
+        (
+            "variante « {key} » ; au choix : {keys}.",
+            "variante «\u202f{key}\u202f»\u202f; au choix\u202f: {keys}.",
+        ),
+        ("Temps écoulé\u00a0!", "Temps écoulé\u202f!"),
+        ("Qui a annoncé?", "Qui a annoncé\u202f?"),
+        ("«mot»", "«\u202fmot\u202f»"),
+        ("de 0:30 à 5:00, https://x.org/?card=KH", "de 0:30 à 5:00, https://x.org/?card=KH"),
+        ("Par défaut\u202f: 20.", "Par défaut\u202f: 20."),
+    ],
+)
+def test_the_script_puts_the_spaces_and_leaves_times_and_addresses(before, after):
+    assert load_script().typeset(before) == after
+
+
+@pytest.mark.django_db
+def test_a_french_page_shows_narrow_no_break_spaces_and_the_english_one_none():
+    game = Game.objects.create(variant="tamoul", players=["Léa", "Marc"])
+    french = Client()
+    french.cookies["django_language"] = "fr"
+    page = french.get(f"/g/{game.edit_key}/").content.decode()
+    assert f"Qui a annoncé{NNBSP}?" in page
+    english = Client()
+    english.cookies["django_language"] = "en"
+    assert NNBSP not in english.get(f"/g/{game.edit_key}/").content.decode()
+
+
+# --- the minus sign --------------------------------------------------------------------------
+
+MINUS = "\u2212"
+
+
+def visible(response) -> str:
+    """The page's words, tags removed, every kind of space one space."""
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode())))
+
+
+def client_in(language: str) -> Client:
+    client = Client()
+    client.cookies["django_language"] = language
+    return client
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("-50 wins", "−50 wins"),
+        ("(-4 gives +4 to each)", "(−4 gives +4 to each)"),
+        ("(their hand - the lowest hand)", "(their hand − the lowest hand)"),
+        ("Mi-partie (fin à 50 et à -25)", "Mi-partie (fin à 50 et à −25)"),
+        ("0 scores -5, 1 to 5 scores 5", "0 scores −5, 1 to 5 scores 5"),
+        ("2026-11-23, contre-Tamoul, x-2, 0:30–5:00", "2026-11-23, contre-Tamoul, x-2, 0:30–5:00"),
+    ],
+)
+def test_negative_numbers_and_subtractions_in_texts_get_a_minus_sign(before, after):
+    assert typeset(before) == after
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Léa called Cabo with 5 but someone had −4: 5 + (5 − −4) = 14."),
+        ("fr", "Léa a annoncé Cabo avec 5 mais quelqu’un avait −4 : 5 + (5 − −4) = 14."),
+    ],
+)
+def test_a_subtraction_in_a_note_is_written_with_minus_signs(language, said):
+    client = client_in(language)
+    game = Game.objects.create(variant="cabo_bruxellois", players=["Léa", "Marc"])
+    url = f"/g/{game.edit_key}/"
+    data = {"number": 1, "save": "1", "total_0": "5", "total_1": "-4", "caller": "Léa"}
+    assert client.post(url, data).status_code == 302
+    assert said in visible(client.get(url))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [
+        ("en", ["−50 wins", "(−5 to 30)", "scores −10", "Half game (ends at 50 and −25)"]),
+        ("fr", ["−50 gagne", "(−5 à 30)", "marque −10", "Mi-partie (fin à 50 et à −25)"]),
+    ],
+)
+def test_rules_and_settings_write_negative_numbers_with_a_minus_sign(language, shown):
+    client = client_in(language)
+    rules = visible(client.get("/rules/fontenaysien/"))
+    settings = visible(client.get("/new/fontenaysien/"))
+    home = visible(client.get("/"))
+    for words in shown:
+        assert words in rules + settings + home
+    assert not re.search(r"(?<![\w-])-[0-9]", rules + settings + home)
+
+
+@pytest.mark.django_db
+def test_machine_read_numbers_stay_ascii():
+    """Game files and score_game's JSON keep JSON numbers and plain English."""
+    game = Game.objects.create(variant="cabo_bruxellois", players=["Léa", "Marc"])
+    client = client_in("fr")
+    data = {"number": 1, "save": "1", "total_0": "5", "total_1": "-4", "caller": "Léa"}
+    client.post(f"/g/{game.edit_key}/", data)
+    exported = client.get(f"/g/{game.edit_key}/export/").content.decode()
+    assert MINUS not in exported and '"Marc": -4' in exported
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_import_page_and_the_rules_speak_the_players_words(language):
+    client = client_in(language)
+    page = visible(client.get("/import/"))
+    assert "tamalou-ref.game" not in page
+    assert {"en": "Export the game file", "fr": "Exporter le fichier de partie"}[language] in page
+    rules = visible(client.get("/rules/cabo_bruxellois/"))
+    assert "seed" not in rules and "Tamalou" in rules
+    if language == "en":
+        assert "The original rules give Cabo bruxellois no card powers of its own" in rules

@@ -66,9 +66,13 @@ def new_round_form(game: Game, data=None) -> RoundForm | CountsForm | None:
     return round_form_class(game)(data, game=game, number=len(sheet.rounds) + 1)
 
 
-def history(game: Game, sheet: engine.ScoreSheet, only_last: bool = False) -> list[dict]:
-    """Each round for the history, newest first (or only the newest); all but the newest
-    ``OPEN_ROUNDS`` are ``folded``."""
+def history(
+    game: Game, sheet: engine.ScoreSheet, only_last: bool = False, fold: bool = True
+) -> list[dict]:
+    """Each round for the history, newest first (or only the newest). With ``fold``, all but
+    the newest ``OPEN_ROUNDS`` are ``folded``: the page carries only their header line, and
+    a tap on it fetches the rest (the page with ``?rounds=all``), so that a long game's first
+    load stays light."""
     deals = engine.deals(sheet, game.first_dealer)
     rows = []
     rounds = game.live_rounds()
@@ -87,7 +91,7 @@ def history(game: Game, sheet: engine.ScoreSheet, only_last: bool = False) -> li
                 "result": result,
                 "round": played,
                 "dealer": deal[0],
-                "folded": result.number <= len(rounds) - OPEN_ROUNDS,
+                "folded": fold and result.number <= len(rounds) - OPEN_ROUNDS,
                 "rows": [
                     {
                         "name": p,
@@ -108,7 +112,7 @@ def history(game: Game, sheet: engine.ScoreSheet, only_last: bool = False) -> li
 def round_summary(request: HttpRequest, game: Game, sheet: engine.ScoreSheet, number: int) -> str:
     """Stored round ``number`` drawn as the sheet's history draws it, without its buttons (to
     set beside a round entered offline for the same number)."""
-    found = next(h for h in history(game, sheet) if h["result"].number == number)
+    found = next(h for h in history(game, sheet, fold=False) if h["result"].number == number)
     context = {"h": found, "game": game, "variant": game.rules(), "read_only": True}
     return render_to_string("game.html#round_entry", context, request)
 
@@ -202,7 +206,7 @@ def sheet_context(
         return shown | match_context(request, game, form, link, clock_of(game))
     deals = engine.deals(sheet, game.first_dealer)
     return shown | {
-        "history": lambda: history(game, sheet),
+        "history": lambda: history(game, sheet, fold=request.GET.get("rounds") != "all"),
         "next_deal": deals[len(sheet.rounds)] if not sheet.finished else None,
         "rounds_to_play": (variant.rounds - len(sheet.rounds)) if variant.rounds else None,
         "open_ended": not sheet.finished and variant.rounds is None,

@@ -203,6 +203,7 @@ def test_a_30_round_8_player_sheet_stays_short(phone: Page, live_server):
     phone.goto(f"{live_server.url}/g/{game.edit_key}/")
     height = phone.evaluate("document.documentElement.scrollHeight")
     chart_top = phone.locator("#chart").bounding_box()["y"]
+    shoot(phone, f"23-long-sheet-{size['width']}")
     assert height < 9000, height  # it was 17,000 px
     assert chart_top < 1000, chart_top  # it was ~2,400 px down
     assert_fits_the_phone(phone)
@@ -211,8 +212,10 @@ def test_a_30_round_8_player_sheet_stays_short(phone: Page, live_server):
     # An older round: its line opens it, its Edit button is one tap.
     folded = phone.locator("#round-5")
     folded.scroll_into_view_if_needed()
+    assert folded.locator("table").count() == 0  # not in the first load
     folded.locator("summary h3").tap()
-    expect(folded.locator("table")).to_be_visible()
+    expect(folded.locator("table")).to_be_visible()  # fetched when opened
+    expect(folded.locator("tbody tr")).to_have_count(8)
     phone.screenshot(path=SCREENSHOTS / f"23-long-sheet-{size['width']}-round-5.png")
     phone.locator("#round-2").get_by_role("link", name="Edit").tap()
     expect(phone).to_have_url(re.compile(r"/rounds/\d+/edit/$"))

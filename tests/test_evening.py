@@ -350,17 +350,26 @@ def test_a_long_game_folds_its_older_rounds_under_their_edit_button(client, lang
     game = evening_game(30, seed=11)
     sheet = page(client.get(f"/g/{game.edit_key}/"))
     history = sheet[sheet.index('id="history"') :]
-    assert history.count("<details><summary>") == 27  # rounds 28 to 30 stay open
-    assert 'id="round-30"><header>' in re.sub(r">\s+<", "><", history.split("<!--")[0])
+    assert history.count("<details hx-get") == 27  # rounds 28 to 30 stay open
+    assert "{#" not in sheet and "#}" not in sheet
+    assert history.count("<table>") == 3  # the folded rounds' hands come when opened
     # Every round is one tap from its edit: 30 edit links, one on each folded round's line.
     for stored in Round.objects.filter(game=game):
         assert history.count(f'href="/g/{game.edit_key}/rounds/{stored.pk}/edit/"') == 1
     folded = re.findall(r"<summary>(.*?)</summary>", history, re.S)
-    assert all("/edit/" in line for line in folded)
+    assert len(folded) == 27 and all("/edit/" in line for line in folded)
+    # Opening one fetches (or, without JavaScript, goes to) the sheet with every round whole.
+    assert 'href="?rounds=all#round-5"' in history
+    assert 'hx-get="?rounds=all"' in history and 'hx-select="#round-5 .round-body"' in history
+    whole = page(client.get(f"/g/{game.edit_key}/?rounds=all"))
+    assert whole.count("<details hx-get") == 0 and whole.count("<table>") == 30
+    assert re.search(r'id="round-5">\s*<header>', whole)
+    assert re.search(r'id="round-5">.*?<div class="round-body">\s*<p class="call">', whole, re.S)
     # The chart comes right under the standings, before the round form.
     assert sheet.index('id="chart"') < sheet.index('class="round-form')
     viewer = page(client.get(f"/s/{game.share_key}/"))
-    assert viewer.count("<details><summary>") == 27 and "/edit/" not in viewer
+    assert viewer.count("<details hx-get") == 27 and "/edit/" not in viewer
+    assert page(client.get(f"/s/{game.share_key}/?rounds=all")).count("<table>") == 30
 
 
 def test_the_referee_scores_a_file_the_table_ended():

@@ -27,7 +27,7 @@ from typing import Any
 from django.db import DatabaseError, transaction
 from django.db.models import Q
 
-from scoring.models import Game
+from scoring.models import KEY_PATTERN, Game
 from scoring.referee import engine, gamefile
 from scoring.referee.engine import GameError
 
@@ -36,7 +36,7 @@ FORMAT = "tamalou-ref.backup/1"
 MAX_MANIFEST_BYTES = 20_000_000  # some 40,000 games of an evening each
 CHUNK_BYTES = 64 * 1024
 # What models.new_key makes (URL-safe base64), and what the key columns hold.
-KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,32}")
+KEY_SHAPE = re.compile(KEY_PATTERN)
 MAX_EDITS = 2**31 - 1  # a PositiveIntegerField on every database
 MANIFEST_KEYS = {"format", "games"}
 ENTRY_KEYS = {

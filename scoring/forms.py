@@ -1,7 +1,9 @@
-"""Forms: a new game, and a round as the table enters it.
+"""Forms: a new game, a round as the table enters it, and every other change to a game. Each
+form that changes a game owns its ``save()``: it calls the ``Game`` method (which locks,
+checks with the referee and stores) and puts the refusal on the field at fault.
 
 Every control is a form field rendered by Django's form machinery, so each has a
-name, a value and its errors from one place. A round form has, per player, a
+name, a value and its errors from one place. A Tamalou round form has, per player, a
 hidden field of card codes (filled by the card picker) and a visible field for
 a typed total (the numeric keypad); penalty points are a formset. The form only
 reads what was typed into a ``RoundEntry``; the referee checks the round with the
@@ -23,9 +25,11 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
+from scoring.device import device_games
 from scoring.display import points as points_text
 from scoring.display import say, say_detail, text_lazy
-from scoring.referee import engine
+from scoring.models import Game
+from scoring.referee import engine, gamefile
 from scoring.referee.cards import Card, UnknownCard, parse_card
 from scoring.referee.engine import GameError, Penalty, unstorable
 from scoring.referee.house import HouseSetting
@@ -36,16 +40,21 @@ from scoring.referee.variants.base import Play
 PENALTY_TARGET = "pc"  # the picker's target for Dutch toulousain's penalty cards
 
 
-def cards_of(text: str) -> list[Card]:
-    """The cards of a field of card codes; a code that names no card is left out."""
-    cards = []
+def read_cards(text: str) -> tuple[list[Card], list[str]]:
+    """The cards of a field of card codes, and the codes that name no card."""
+    cards, unknown = [], []
     for code in re.split(r"[\s,;]+", text or ""):
         if code:
             try:
                 cards.append(parse_card(code))
             except UnknownCard:
-                continue
-    return cards
+                unknown.append(code)
+    return cards, unknown
+
+
+def cards_of(text: str) -> list[Card]:
+    """The cards of a field of card codes; a code that names no card is left out."""
+    return read_cards(text)[0]
 
 
 class NumberField(forms.Field):
@@ -194,6 +203,15 @@ class NewGameForm(forms.Form):
         self.first_dealer = rows_kept.index(dealer) if dealer in rows_kept else 0
         return data
 
+    def save(self) -> Game:
+        """The new game, once the form is valid."""
+        return Game.objects.create(
+            variant=self.variant.key,
+            players=list(self.players),
+            settings=self.settings,
+            first_dealer=self.first_dealer,
+        )
+
 
 def apply_row_action(data, rows: int, action: str, most: int = engine.MAX_PLAYERS) -> int:
     """A tap on a player row's button in the posted new-game ``data``: add (up to ``most``
@@ -280,24 +298,111 @@ class HandView:
     is_target: bool
 
 
+ROUND_FORMS: dict[str, type[RoundForm]] = {}  # a variant's own round form, by its key
+
+
 class RoundForm(forms.Form):
-    """One round of a stored game. ``number`` is the round's number; ``editing`` the stored
-    round being corrected, if any."""
+    """A round of a stored game as the table enters it, and the one way it is saved.
+
+    ``number`` is the round's number; ``editing`` the stored round being corrected, if any.
+    Each kind of game has its form (``for_game``): a subclass declares its fields, reads them
+    into ``self.round`` (a ``RoundEntry``) in ``clean``, gives the inverse (``initial_for``),
+    puts the referee's refusals on its fields (``add_referee_error``) and names the templates
+    that show it. Views then only bind it, call ``save()`` and render what it names.
+    """
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
     edits = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
-    target = forms.CharField(widget=forms.HiddenInput, required=False, max_length=4)
     notice = ""  # why the form is shown again as saved elsewhere
-    nothing_entered = False
     conflict: dict | None = None  # the round another phone saved first
+    round: engine.RoundEntry  # what was entered, once valid
+    page = "game.html"  # the sheet this form is on
+    form_partial = "game.html#round_form"  # the form redrawn with its refusals (htmx)
+    saved_partial = "game.html#saved"  # what a save redraws (htmx)
+    game_over_text = gettext_lazy("The game is over: no more rounds can be added.")
+
+    variants: tuple[str, ...] = ()  # the variants (keys) whose rounds this form enters
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        ROUND_FORMS.update(dict.fromkeys(cls.__dict__.get("variants", ()), cls))
+
+    @staticmethod
+    def for_game(game) -> type[RoundForm]:
+        """The round form of this game's variant (Tamalou's hands unless it has its own)."""
+        return ROUND_FORMS.get(game.variant, HandsForm)
 
     def __init__(self, data=None, *, game, number: int, editing=None, initial=None, **kwargs):
-        initial = {"number": number, **(initial or {})}
-        super().__init__(data, initial=initial, **kwargs)
-        self.game = game
+        super().__init__(data, initial={"number": number, **(initial or {})}, **kwargs)
+        self.game, self.round_number, self.editing = game, number, editing
+
+    @classmethod
+    def as_stored(cls, game, stored, number: int) -> RoundForm:
+        """The form showing stored round ``stored`` (a ``Round``), number ``number``."""
+        initial = cls.initial_for(game, stored.as_entry(number), stored.edits)
+        return cls(game=game, number=number, editing=stored, initial=initial)
+
+    @staticmethod
+    def initial_for(game, entry: engine.RoundEntry, edits: int = 0) -> dict:
+        """The form's initial values showing a stored round (the inverse of ``clean``)."""
+        raise NotImplementedError
+
+    def add_referee_error(self, error: GameError) -> None:
+        """Put the referee's refusal next to the field at fault."""
+        raise NotImplementedError
+
+    def has_any_error(self) -> bool:
+        return bool(self.errors)
+
+    def quiet(self) -> RoundForm:
+        """Show the posted values without their errors (a picker tap without JavaScript, or
+        another phone's round)."""
+        self._errors = ErrorDict()
+        return self
+
+    def picker_tap(self) -> bool:
+        """Apply a tap on a button that only changes the form (no save); whether it was one."""
+        return False
+
+    def save(self) -> bool:
+        """Store the round: the next one (at its posted number), or the correction of
+        ``editing``. Returns whether it was stored; the referee's refusal lands on the field at
+        fault. ``Conflict`` (another phone changed the game first) is the caller's to show."""
+        if not self.is_valid() or self.has_any_error():
+            return False
+        try:
+            if self.editing is None:
+                self.game.add_round(self.cleaned_data["number"], self.round)
+            else:
+                edits = self.cleaned_data.get("edits")
+                self.game.replace_round(self.editing.pk, edits, self.round)
+        except GameError as error:
+            self.add_referee_error(error)
+            return False
+        return True
+
+    def corrected_text(self) -> str:
+        return _("Round %(number)s corrected.") % {"number": self.round_number}
+
+    def shown_after_save(self, finished: bool) -> str:
+        """Where the page scrolls to once the round is saved (an element's id)."""
+        return "#totals"
+
+    def anchor_after_save(self, finished: bool) -> str:
+        """The same, for the page reloaded without JavaScript (``""``: its top)."""
+        return "#totals"
+
+
+class HandsForm(RoundForm):
+    """A Tamalou round: each player's cards (the card picker) or typed total, who called,
+    emptied hands, penalties."""
+
+    target = forms.CharField(widget=forms.HiddenInput, required=False, max_length=4)
+    nothing_entered = False
+
+    def __init__(self, data=None, *, game, number: int, editing=None, initial=None, **kwargs):
+        super().__init__(data, game=game, number=number, editing=editing, initial=initial, **kwargs)
         self.variant: Variant = game.rules()
-        self.round_number = number
-        self.editing = editing
         self.players_in_round = game.players_in_round(number)
         self.seats = {name: game.players.index(name) for name in self.players_in_round}
         self.initial.setdefault("target", str(next(iter(self.seats.values()))))
@@ -425,17 +530,10 @@ class RoundForm(forms.Form):
         return data
 
     def parse_cards(self, name: str) -> list[Card]:
-        cards = []
-        for code in re.split(r"[\s,;]+", self.cleaned_data.get(name) or ""):
-            if not code:
-                continue
-            try:
-                cards.append(parse_card(code))
-            except UnknownCard:
-                self.add_error(
-                    name,
-                    _("Unknown card %(code)s: remove it and pick the card again.") % {"code": code},
-                )
+        cards, unknown = read_cards(self.cleaned_data.get(name) or "")
+        for code in unknown:
+            text = _("Unknown card %(code)s: remove it and pick the card again.")
+            self.add_error(name, text % {"code": code})
         return cards
 
     def is_empty(self) -> bool:
@@ -468,10 +566,8 @@ class RoundForm(forms.Form):
                     break
         form.add_error(field, say_detail(error) if field else say(error))
 
-    def quiet(self) -> RoundForm:
-        """Show the posted values without validating them (a picker tap without JavaScript,
-        or another phone's round): no error messages yet."""
-        self._errors = ErrorDict()
+    def quiet(self) -> HandsForm:
+        super().quiet()
         for form in self.penalties.forms:
             form._errors = ErrorDict()
         self.penalties._errors = []
@@ -480,6 +576,9 @@ class RoundForm(forms.Form):
 
     def has_any_error(self) -> bool:
         return bool(self.errors) or not self.penalties.is_valid()
+
+    def picker_tap(self) -> bool:
+        return apply_picker_action(self.data, self.variant.hand_size, list(self.seats.values()))
 
     # --- what the page shows ---------------------------------------------------------
 
@@ -617,6 +716,31 @@ class SyncForm(forms.Form):
 
     number = forms.IntegerField(min_value=1, max_value=10_000)
     replace = forms.BooleanField(required=False)
+    misplaced = False  # the round is not where the phone expected it: a conflict
+
+    def __init__(self, data, *, game, **kwargs) -> None:
+        super().__init__(data, **kwargs)
+        self.game = game
+
+    def clean(self):
+        data = super().clean()
+        number, replace = data.get("number"), data.get("replace")
+        if number is None:
+            return data
+        count = len(self.game.live_rounds())
+        self.misplaced = number > count + 1 or (replace and number > count)
+        adding = not self.misplaced and not replace and number == count + 1
+        if adding and self.game.score().finished:
+            raise forms.ValidationError(_("The game is over: no more rounds can be added."))
+        return data
+
+    def round_form(self) -> RoundForm:
+        """The round form of the round sent, bound to its own fields: the next round, or the
+        correction of the round stored at its number."""
+        number = self.cleaned_data["number"]
+        editing = self.game.live_rounds()[number - 1] if self.cleaned_data["replace"] else None
+        form_class = RoundForm.for_game(self.game)
+        return form_class(self.data.copy(), game=self.game, number=number, editing=editing)
 
 
 def error_texts(form: forms.Form) -> list[str]:
@@ -633,3 +757,148 @@ def error_texts(form: forms.Form) -> list[str]:
     if penalties is not None:
         texts.extend(str(error) for error in penalties.non_form_errors())
     return texts
+
+
+# --- the other changes to a game -----------------------------------------------------------
+
+
+class GameChangeForm(forms.Form):
+    """A tap that changes a stored game: ``save()`` calls the game's method (``change``) and
+    returns whether it was done; the referee's refusal becomes the form's ``error``, worded
+    by ``refusal``. ``Conflict`` (another phone changed the game first) is the caller's."""
+
+    def __init__(self, data=None, *, game, **kwargs) -> None:
+        super().__init__(data, **kwargs)
+        self.game = game
+
+    def change(self) -> None:
+        raise NotImplementedError
+
+    def refusal(self, problem: GameError) -> str:
+        return say(problem)
+
+    def save(self) -> bool:
+        if not self.is_valid():
+            return False
+        try:
+            self.change()
+        except GameError as problem:
+            self.add_error(None, self.refusal(problem))
+            return False
+        return True
+
+    @property
+    def error(self) -> str | None:
+        errors = self.non_field_errors()
+        return errors[0] if errors else None
+
+
+class DeleteRoundForm(GameChangeForm):
+    """Set a stored round aside (undo puts it back)."""
+
+    def __init__(self, data=None, *, game, stored, number: int, **kwargs) -> None:
+        super().__init__(data, game=game, **kwargs)
+        self.stored, self.number = stored, number
+
+    def change(self) -> None:
+        self.game.delete_round(self.stored.pk)
+
+    def refusal(self, problem: GameError) -> str:
+        return _("Round %(number)s cannot be deleted: %(error)s") % {
+            "number": self.number,
+            "error": say(problem),
+        }
+
+
+class RestoreRoundForm(GameChangeForm):
+    """Put a deleted round back where it was."""
+
+    def __init__(self, data=None, *, game, round_id: int, **kwargs) -> None:
+        super().__init__(data, game=game, **kwargs)
+        self.round_id = round_id
+
+    def change(self) -> None:
+        self.game.restore_round(self.round_id)
+
+    def refusal(self, problem: GameError) -> str:
+        return _("The round cannot be put back: %(error)s") % {"error": say(problem)}
+
+
+class EndGameForm(GameChangeForm):
+    """The table ends a game in progress now (the lowest total wins)."""
+
+    def clean(self):
+        sheet = self.game.score()
+        if sheet.finished or not sheet.rounds:
+            raise forms.ValidationError(
+                _("Only a game in progress with at least one round can be ended.")
+            )
+        return super().clean()
+
+    def change(self) -> None:
+        self.game.end()
+
+
+class ResumeGameForm(GameChangeForm):
+    """The table ended the game (or declared the match blocked) by mistake: it goes on. A game
+    its own rules ended is not reopened, nor one the table has left for its rematch."""
+
+    def clean(self):
+        if not self.game.ended:
+            raise forms.ValidationError(
+                _("This game ended by its own rules: it cannot be reopened.")
+            )
+        if self.game.next_game_id is not None:
+            raise forms.ValidationError(
+                _("A rematch was made from this game: it cannot be reopened.")
+            )
+        return super().clean()
+
+    def change(self) -> None:
+        self.game.resume()
+
+
+class RematchForm(GameChangeForm):
+    """The same players and settings again, the deal moved on by one seat (``created``)."""
+
+    def change(self) -> None:
+        self.created = self.game.rematch()
+
+
+class ImportForm(forms.Form):
+    """A game file sent from the phone (``file``), stored whole or refused whole. A file
+    whose id is that of a copy this phone imported (``mine``: its games' edit keys) opens
+    that copy."""
+
+    def __init__(self, *args, mine: list[str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.mine = mine
+
+    @classmethod
+    def bind(cls, request) -> ImportForm:
+        """The form of this request: the file it posted, if any, and this phone's games."""
+        if request.method == "POST":
+            return cls(request.POST, request.FILES, mine=device_games(request))
+        return cls(mine=device_games(request))
+
+    def clean(self):
+        if self.files.get("file") is None:
+            raise forms.ValidationError(_("Choose a game file to import."))
+        return super().clean()
+
+    def save(self) -> bool:
+        if not self.is_valid():
+            return False
+        try:
+            self.game = Game.objects.import_file(
+                self.files["file"].read(gamefile.MAX_FILE_BYTES + 1), mine=self.mine
+            )
+        except GameError as problem:
+            self.add_error(None, say(problem))
+            return False
+        return True
+
+    @property
+    def error(self) -> str | None:
+        errors = self.non_field_errors() if self.is_bound else []
+        return errors[0] if errors else None

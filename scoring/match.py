@@ -5,31 +5,32 @@ from __future__ import annotations
 
 from django import forms
 from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.display import minutes, say, say_detail
-from scoring.forms import NumberField
+from scoring.forms import NumberField, RoundForm
 from scoring.models import Game, TurnClock
 from scoring.referee import engine
 from scoring.referee.engine import GameError
-from scoring.referee.tambouille import CARDS, TURN_CHOICES
+from scoring.referee.tambouille import CARDS, TURN_CHOICES, Tambouille
 
 
-class CountsForm(forms.Form):
+class CountsForm(RoundForm):
     """One turn round: how many cards each player still holds (hand and pile), 0–123.
     ``editing`` is the stored turn round being corrected, if any."""
 
-    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
-    edits = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
-    notice = ""  # why the form is shown again as saved elsewhere
-    conflict: dict | None = None  # the turn round another phone saved first
+    variants = (Tambouille.key,)
+    page = "match.html"
+    form_partial = "match.html#game_body"
+    saved_partial = "match.html#game_body"
+    game_over_text = gettext_lazy("The match is over: no more turn rounds can be added.")
 
     def __init__(self, data=None, *, game: Game, number: int, editing=None, initial=None, **kwargs):
-        super().__init__(data, initial={"number": number, **(initial or {})}, **kwargs)
-        self.game, self.round_number, self.editing = game, number, editing
+        super().__init__(data, game=game, number=number, editing=editing, initial=initial, **kwargs)
         for seat, name in enumerate(game.players):
             field = NumberField(label=name, whole=True, max_length=3)
             field.widget.attrs.update({"enterkeyhint": "next", "placeholder": "0–123"})
@@ -64,14 +65,6 @@ class CountsForm(forms.Form):
             self.round = engine.RoundEntry(hands=counts)
         return data
 
-    def has_any_error(self) -> bool:
-        return bool(self.errors)
-
-    def quiet(self) -> CountsForm:
-        """Show the posted values without their errors (another phone's turn round)."""
-        self._errors = forms.utils.ErrorDict()
-        return self
-
     def add_referee_error(self, error: GameError) -> None:
         """Put the referee's refusal next to the count at fault (or above the form)."""
         if error.field == "hands" and error.player in self.game.players:
@@ -79,6 +72,16 @@ class CountsForm(forms.Form):
             self.add_error(field, say_detail(error))
         else:
             self.add_error(None, say(error))
+
+    def corrected_text(self) -> str:
+        return _("Turn round %(n)s corrected.") % {"n": self.round_number}
+
+    def shown_after_save(self, finished: bool) -> str:
+        # The next turn round: the standings. The last one: the winners, above them.
+        return "#live-top" if finished else "#totals"
+
+    def anchor_after_save(self, finished: bool) -> str:
+        return "" if finished else "#totals"
 
 
 class ClockForm(forms.Form):
@@ -99,6 +102,19 @@ class ClockForm(forms.Form):
         if data.get("action") == "time" and not data.get("seconds"):
             self.add_error("seconds", _("Choose the time of a turn."))
         return data
+
+    def save(self, game: Game) -> bool:
+        """Apply the tap to ``game``'s timer, unless the form is refused or the match over."""
+        if not self.is_valid() or game.score().finished:
+            return False
+        data = self.cleaned_data
+        game.set_clock(data["action"], data["turn"], data.get("seconds"))
+        return True
+
+
+def find_match(key: str) -> Game:
+    """The Tambouille match reached by its edit key (any other game has no timer: 404)."""
+    return get_object_or_404(Game, edit_key=key, variant=Tambouille.key)
 
 
 def turn_order(game: Game) -> list[str]:
@@ -133,10 +149,10 @@ def clock_context(game: Game, clock: TurnClock) -> dict:
 def turn_rounds(game: Game, sheet: engine.ScoreSheet) -> list[dict]:
     """Each turn round for the table, newest first, with its stored entry."""
     rows = []
-    for entry, result in zip(game.live_rounds(), sheet.rounds, strict=True):
+    for stored, result in zip(game.live_rounds(), sheet.rounds, strict=True):
         rows.append(
             {
-                "entry": entry,
+                "entry": stored,  # the stored ``Round`` (its id for the edit link)
                 "number": result.number,
                 "counts": [(p, result.totals[p], p in result.winners) for p in game.players],
             }
@@ -150,11 +166,11 @@ def match_context(
     """What the match sheet shows: cards dealt, who plays first, the counts over the turn
     rounds, who leads, the end, and the timer."""
     sheet = game.score()
-    rules = game.rules()
-    fewest = rules.fewest(sheet.totals) if sheet.rounds else []
+    variant = game.rules()
+    fewest = variant.fewest(sheet.totals) if sheet.rounds else []
     return {
-        "dealt": rules.dealt(len(game.players)),
-        "short": rules.settings["short"],
+        "dealt": variant.dealt(len(game.players)),
+        "short": variant.settings["short"],
         "dealer": game.players[game.first_dealer % len(game.players)],
         "leaders": [] if sheet.finished else fewest,
         "turn_rounds": turn_rounds(game, sheet),

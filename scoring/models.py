@@ -30,6 +30,10 @@ from scoring.referee import engine, gamefile
 from scoring.referee.house import HouseRules
 from scoring.referee.tambouille import TURN_SECONDS, Tambouille
 
+# The shape of a game's edit or share key in a URL, a cookie or a backup: what ``new_key``
+# makes (and older keys, up to 32 characters).
+KEY_PATTERN = "[A-Za-z0-9_-]{1,32}"
+
 
 def new_key() -> str:
     """128 bits of randomness, URL-safe: games are reached only through such keys."""
@@ -41,6 +45,11 @@ def new_uid() -> str:
     return uuid.uuid4().hex
 
 
+def key_column(link: str) -> str:
+    """The column holding the key of a game's ``link``: its edit link or its share link."""
+    return {"edit": "edit_key", "share": "share_key"}[link]
+
+
 class Conflict(Exception):
     """The game changed since the phone's page was drawn: another phone saved first."""
 
@@ -50,7 +59,7 @@ class GameManager(models.Manager):
         """(id, edit key, state) of the game reached by an edit or share key, or None: the one
         read a phone's view of a cached sheet costs. Plain SQL, because building the ORM
         query took most of that request's time (``make bench``)."""
-        column = {"edit": "edit_key", "share": "share_key"}[link]
+        column = key_column(link)
         quote = connection.ops.quote_name
         sql = (
             f"SELECT {quote('id')}, {quote('edit_key')}, {quote('state')} "
@@ -181,7 +190,7 @@ class Game(models.Model):
     def entries(self, rounds: list[Round] | None = None, first: int = 1) -> list[engine.RoundEntry]:
         """Stored rounds as the referee reads them (numbered from ``first``)."""
         rounds = self.live_rounds() if rounds is None else rounds
-        return [entry.as_entry(n) for n, entry in enumerate(rounds, first)]
+        return [stored.as_entry(n) for n, stored in enumerate(rounds, first)]
 
     def as_entry(
         self, rounds: list[engine.RoundEntry] | None = None, ended_after: int | None = None
@@ -218,9 +227,9 @@ class Game(models.Model):
 
     def round_numbered(self, round_id: int) -> tuple[Round, int] | None:
         """A live round and its number, by its id."""
-        for number, entry in enumerate(self.live_rounds(), 1):
-            if entry.pk == round_id:
-                return entry, number
+        for number, stored in enumerate(self.live_rounds(), 1):
+            if stored.pk == round_id:
+                return stored, number
         return None
 
     def game_file(self) -> dict:
@@ -318,10 +327,10 @@ class Game(models.Model):
     def restore_round(self, round_id: int) -> None:
         """Put a deleted round back where it was."""
         with self._locked() as rounds:
-            entry = self.rounds.filter(pk=round_id, deleted_at__isnull=False).first()
-            if entry is None:
+            stored = self.rounds.filter(pk=round_id, deleted_at__isnull=False).first()
+            if stored is None:
                 raise Conflict
-            self._check(self.entries(sorted([*rounds, entry], key=lambda r: r.position)))
+            self._check(self.entries(sorted([*rounds, stored], key=lambda r: r.position)))
             Round.objects.filter(pk=round_id).update(deleted_at=None, updated_at=timezone.now())
 
     def end(self) -> None:

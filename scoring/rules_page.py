@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 from django.utils.translation import gettext
 
 from scoring.display import rank_name
+from scoring.models import KEY_PATTERN
 from scoring.referee import engine, gamefile
 from scoring.referee.cards import JOKER, SUIT_SYMBOLS, UnknownCard, parse_card
 from scoring.referee.house import SettingError
@@ -22,7 +23,7 @@ from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import Variant
 from scoring.referee.variants.base import GENERAL_DECISIONS, Power
 
-SHEET_PATH = re.compile(r"/[gs]/[A-Za-z0-9_-]{1,32}/")  # a sheet, by its edit or share link
+SHEET_PATH = re.compile(rf"/[gs]/{KEY_PATTERN}/")  # a sheet, by its edit or share link
 
 
 def power_label(power: Power) -> str:

@@ -1,43 +1,33 @@
-"""The score sheet page: what it shows of a game, and the page kept ready for every phone.
+"""The score sheet page: what it shows of a game.
 
 ``sheet_context`` gathers what the page shows (standings, the history of rounds, whose
-deal it is, the round form). ``sheet_page`` serves the page: rendered once per state of
-the game and per kind of request (see ``page_key``), then given each request's own CSRF
-token, which is all that differs between two phones looking at the same sheet.
+deal it is, the round form); ``sheet_page`` is the page itself. How it is cached, compressed
+and given each request's CSRF token is ``scoring.caching``'s business.
 """
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from urllib.parse import urlencode
 
 import segno
-from django.conf import settings
-from django.contrib import messages
-from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse
-from django.middleware.csrf import CSRF_TOKEN_LENGTH, get_token
-from django.shortcuts import get_object_or_404, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
 from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import gettext, ngettext
+from django_htmx.http import HttpResponseClientRedirect
 
-from scoring.caching import cache_key
 from scoring.chart import score_chart
-from scoring.device import remember
 from scoring.display import points
 from scoring.forms import RoundForm
-from scoring.match import CountsForm, clock_of, match_context
-from scoring.models import Game
-from scoring.precompressed import PrecompressedPage
+from scoring.httpcache import etag_of
+from scoring.match import clock_of, match_context
+from scoring.models import Game, key_column
 from scoring.referee import engine, story
 
-# Stands for the CSRF token in a page rendered once and served to everyone.
-CSRF_PLACEHOLDER = "csrf-token-of-this-request-4f1c9a"
-INDENTATION = re.compile(r"\s*\n\s*")  # no <pre> or <textarea> on the sheet
 # The newest rounds the history shows open; older ones are folded to their header line
 # (their Edit button on it), so that a long game stays a short page.
 OPEN_ROUNDS = 3
@@ -45,25 +35,20 @@ OPEN_ROUNDS = 3
 
 def game_etag(game: Game, link: str) -> str:
     """Changes with every saved change to the game, and with how it is shown."""
-    return '"' + cache_key("etag", game.version, get_language(), link)[5:25] + '"'
+    return etag_of(game.version, link)
 
 
 def page_template(game: Game) -> str:
-    """A Tamalou game's score sheet, or a Tambouille match sheet."""
-    return "match.html" if game.is_match else "game.html"
+    """A Tamalou game's score sheet, or a Tambouille match sheet: its round form's page."""
+    return RoundForm.for_game(game).page
 
 
-def round_form_class(game: Game) -> type[RoundForm | CountsForm]:
-    """The form of a Tamalou round, or of a Tambouille turn round (the counts of cards)."""
-    return CountsForm if game.is_match else RoundForm
-
-
-def new_round_form(game: Game, data=None) -> RoundForm | CountsForm | None:
+def new_round_form(game: Game, data=None) -> RoundForm | None:
     """The form for the next round (bound to posted ``data``), or None once the game is over."""
     sheet = game.score()
     if sheet.finished:
         return None
-    return round_form_class(game)(data, game=game, number=len(sheet.rounds) + 1)
+    return RoundForm.for_game(game)(data, game=game, number=len(sheet.rounds) + 1)
 
 
 def history(
@@ -77,17 +62,17 @@ def history(
     rows = []
     rounds = game.live_rounds()
     first = len(rounds) - 1 if only_last else 0
-    stored = zip(
+    each = zip(
         rounds[first:],
         game.entries(rounds[first:], first + 1),
         sheet.rounds[first:],
         deals[first:],
         strict=False,
     )
-    for entry, played, result, deal in stored:
+    for stored, played, result, deal in each:
         rows.append(
             {
-                "entry": entry,
+                "entry": stored,  # the stored ``Round`` (its id for the edit and delete links)
                 "result": result,
                 "round": played,
                 "dealer": deal[0],
@@ -226,6 +211,71 @@ def next_game_url(game: Game, link: str) -> str | None:
     return reverse(link, args=[following.edit_key if link == "edit" else following.share_key])
 
 
+def saved_context(request: HttpRequest, game: Game, cleared_undo: bool) -> dict:
+    """What a round saved with htmx redraws: the next round's form, the standings, and of
+    the history only the new round."""
+    context = sheet_context(request, game, new_round_form(game))
+    if "history" in context:
+        context["history"] = history(game, game.score(), only_last=True)
+    return context | {"cleared_undo": cleared_undo}
+
+
+def conflict_context(request: HttpRequest, game: Game, posted) -> dict:
+    """The sheet when another phone saved round ``posted["number"]`` first: this phone's
+    ``posted`` hands kept in the form as the next round, and the round stored there."""
+    game.refresh_from_db()
+    sheet = game.score()
+    number = posted.get("number", "")
+    known = number.isascii() and number.isdigit() and 0 < int(number) <= len(sheet.rounds)
+    data = posted.copy()
+    data["number"] = str(len(sheet.rounds) + 1)
+    form = new_round_form(game, data)
+    if form is not None:
+        form.quiet().conflict = {
+            "number": number,
+            "next": len(sheet.rounds) + 1,
+            "scores": sheet.rounds[int(number) - 1].scores if known else {},
+        }
+    return sheet_context(request, game, form)
+
+
+def misplaced_round(request: HttpRequest, game: Game, number: int) -> dict:
+    """A round sent from offline for ``number``, which is not where the phone expected it:
+    the round stored there, if any, and the number this phone's round would take as the
+    next one."""
+    game.refresh_from_db()
+    rounds = game.live_rounds()
+    sheet = game.score()
+    answer = {
+        "conflict": number,
+        "next": None if sheet.finished else len(rounds) + 1,
+        "theirs": None,
+        "edits": None,
+    }
+    if number <= len(rounds):
+        answer["theirs"] = round_summary(request, game, sheet, number)
+        answer["edits"] = rounds[number - 1].edits
+    return answer
+
+
+def sheet_page(
+    request: HttpRequest, link: str, key: str, live: bool = False
+) -> TemplateResponse | HttpResponse:
+    """The whole sheet page reached by its edit or share ``link`` (cached by
+    ``httpcache.sheet_cache``), or only its ``live`` part: what other phones change (or, once
+    the game has a rematch, where a viewer goes next)."""
+    game = find_game(link, key)
+    if live and link == "share" and game.next_game_id is not None:
+        # A viewer moves on by himself to the rematch, by its read-only link.
+        url = next_game_url(game, link)
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    if live:
+        context = sheet_context(request, game, link=link)
+        return TemplateResponse(request, f"{page_template(game)}#live", context)
+    form = None if link == "share" else new_round_form(game)
+    return TemplateResponse(request, page_template(game), sheet_context(request, game, form, link))
+
+
 def rules_url(game: Game, link: str) -> str:
     """The variant's rules page with this game's house settings (card values change), and a
     way back to the sheet by the link it was reached with."""
@@ -243,62 +293,6 @@ def qr_svg(url: str) -> str:
     return mark_safe(code.svg_inline(dark="#1c2430", light="#ffffff", border=2, omitsize=True))
 
 
-def page_key(request: HttpRequest, version: str, link: str) -> str:
-    """Everything a cached sheet page depends on besides the CSRF token: the game as stored,
-    the link it was reached by, the language, the scheme and host (the share link is
-    absolute) and the full path (the language switch comes back to it)."""
-    where = (request.scheme, request.get_host(), request.get_full_path())
-    return cache_key("page", version, link, get_language(), *where)
-
-
-def sheet_page(request: HttpRequest, link: str, key: str) -> HttpResponse:
-    """The whole sheet page. A request with something of its own to show (a message, an undo
-    banner) is rendered in full; others get the page of this state of the game, which costs
-    one read of the game's version while it is cached."""
-    found = Game.objects.version_by_key(link, key)
-    if found is None:
-        raise Http404
-    pk, edit_key, state = found
-    read_only = link == "share"
-    if not read_only:
-        remember(request, edit_key)
-    undo = None
-    if settings.SESSION_COOKIE_NAME in request.COOKIES:
-        undo = request.session.get("undo")
-    personal = len(messages.get_messages(request)) or (
-        not read_only and undo and undo.get("game") == edit_key
-    )
-
-    def context() -> dict:
-        game = Game.objects.get(pk=pk)
-        form = None if read_only else new_round_form(game)
-        return sheet_context(request, game, form, link)
-
-    if personal:
-        shown = context()
-        return render(request, page_template(shown["game"]), shown)
-    cached = page_key(request, Game.version_of(edit_key, state), link)
-    page = cache.get(cached)
-    if page is None:
-        shown = context()
-        html = render_to_string(
-            page_template(shown["game"]), {**shown, "csrf_token": CSRF_PLACEHOLDER}, request
-        )
-        page = PrecompressedPage.make(
-            INDENTATION.sub("\n", html).encode(), CSRF_PLACEHOLDER.encode(), CSRF_TOKEN_LENGTH
-        )
-        cache.set(cached, page, 86400)
-    token = get_token(request).encode()
-    if "gzip" in request.headers.get("Accept-Encoding", ""):
-        response = HttpResponse(page.gzip(token))
-        response["Content-Encoding"] = "gzip"
-    else:
-        response = HttpResponse(page.plain(token))
-    patch_vary_headers(response, ("Accept-Encoding",))
-    return response
-
-
 def find_game(link: str, key: str) -> Game:
     """The game reached by an edit (``link="edit"``) or share key."""
-    column = {"edit": "edit_key", "share": "share_key"}[link]
-    return get_object_or_404(Game, **{column: key})
+    return get_object_or_404(Game, **{key_column(link): key})

@@ -3,12 +3,13 @@ from __future__ import annotations
 from django.urls import path, register_converter
 
 from scoring import views
+from scoring.models import KEY_PATTERN
 
 
 class KeyConverter:
     """A game's edit or share key as the app makes them: anything else matches no page (404)."""
 
-    regex = "[A-Za-z0-9_-]{1,32}"
+    regex = KEY_PATTERN
 
     def to_python(self, value: str) -> str:
         return value

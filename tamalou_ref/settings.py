@@ -111,7 +111,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
                 "django.contrib.messages.context_processors.messages",
-                "scoring.offline.theme_colours",
+                "scoring.webapp.theme_colours",
             ],
         },
     },
@@ -138,8 +138,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # database on every request: several servers never show different or stale scores.
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "OPTIONS": {"MAX_ENTRIES": 2000},
+        # Django's local-memory cache, also bounded in bytes (a long game's page is ~1 MB).
+        "BACKEND": "scoring.memorycache.BoundedMemoryCache",
+        "OPTIONS": {"MAX_ENTRIES": 2000, "MAX_BYTES": envint("CACHE_MAX_BYTES", 64 * 1024 * 1024)},
     }
 }
 

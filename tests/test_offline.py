@@ -14,7 +14,7 @@ from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.urls import reverse
 
-from scoring import offline
+from scoring import webapp
 from scoring.caching import code_version
 from scoring.models import Game, Round
 from scoring.referee.variants import VARIANTS
@@ -49,7 +49,7 @@ def test_the_manifest_answers_at_its_path_and_follows_the_language(client):
     assert manifest["display"] == "standalone"
     assert manifest["start_url"] == "/" and manifest["scope"] == "/"
     assert manifest["lang"] == "en" and manifest["description"].startswith("Score sheet")
-    assert manifest["theme_color"] == offline.THEME_LIGHT
+    assert manifest["theme_color"] == webapp.THEME_LIGHT
 
     client.cookies["django_language"] = "fr"
     french = json.loads(client.get("/manifest.json").content)
@@ -77,11 +77,11 @@ def test_every_page_links_the_manifest_icons_and_both_theme_colours(client):
         assert '<link rel="manifest" href="/manifest.json">' in html, url
         assert 'rel="apple-touch-icon" href="/static/icons/apple-touch-icon.png"' in html
         assert (
-            f'<meta name="theme-color" content="{offline.THEME_LIGHT}"'
+            f'<meta name="theme-color" content="{webapp.THEME_LIGHT}"'
             ' media="(prefers-color-scheme: light)">' in html
         )
         assert (
-            f'<meta name="theme-color" content="{offline.THEME_DARK}"'
+            f'<meta name="theme-color" content="{webapp.THEME_DARK}"'
             ' media="(prefers-color-scheme: dark)">' in html
         )
 
@@ -89,9 +89,9 @@ def test_every_page_links_the_manifest_icons_and_both_theme_colours(client):
 def test_the_theme_colours_are_the_colours_of_the_page():
     css = Path(finders.find("css/app.css")).read_text()
     light, dark = css.split("@media (prefers-color-scheme: dark)")[:2]
-    assert f"--accent: {offline.THEME_LIGHT}" in light  # the bar of the light theme
-    assert f"--paper: {offline.THEME_DARK}" in dark  # the page of the dark theme
-    assert f"--paper: {offline.BACKGROUND}" in light
+    assert f"--accent: {webapp.THEME_LIGHT}" in light  # the bar of the light theme
+    assert f"--paper: {webapp.THEME_DARK}" in dark  # the page of the dark theme
+    assert f"--paper: {webapp.BACKGROUND}" in light
 
 
 def test_the_service_worker_is_served_from_the_root_never_cached_long(client):
@@ -126,7 +126,7 @@ def test_the_worker_keeps_every_module_a_script_may_import():
     one of them."""
     folder = Path(finders.find("js/offline.js")).parent
     modules = {f"js/{path.name}" for path in folder.glob("*.js")}
-    assert modules == {name for name in offline.SCRIPTS if name.startswith("js/")}
+    assert modules == {name for name in webapp.SCRIPTS if name.startswith("js/")}
     for path in folder.glob("*.js"):
         for name in re.findall(r"""(?:from |import\()"\./([\w-]+\.js)";?""", path.read_text()):
             assert f"js/{name}" in modules, (path.name, name)
@@ -142,7 +142,7 @@ def test_the_worker_names_its_files_as_production_serves_them(client, settings, 
     call_command("collectstatic", interactive=False, verbosity=0)
     settings.DEBUG = False
     config = worker_config(client.get("/sw.js").content.decode())
-    files = [*offline.STYLES, *offline.SCRIPTS, *offline.ICONS, *offline.OTHER_FILES]
+    files = [*webapp.STYLES, *webapp.SCRIPTS, *webapp.ICONS, *webapp.OTHER_FILES]
     assert len(config["static"]) == len(files) and config["staticPrefix"] == "/static/"
     for url in config["static"]:
         assert re.search(r"\.[0-9a-f]{12}\.(js|css|png|svg)$", url), url

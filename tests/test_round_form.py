@@ -264,7 +264,7 @@ def test_a_page_rendered_by_older_code_is_not_served(client, monkeypatch):
     sheet(client, game)
     cache.set(caching.cache_key("x"), "unused")
     monkeypatch.setattr(caching, "code_version", lambda: "another-deploy")
-    from scoring import sheet as sheet_module
+    from scoring import httpcache as sheet_module
 
     rendered = []
     real = sheet_module.render_to_string

@@ -1,0 +1,31 @@
+"""A game as a file to download: its game file (JSON) or its sheet as CSV, named after the
+variant and the day it began."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.utils import timezone
+
+from scoring.models import Game
+from scoring.referee import gamefile
+from scoring.spreadsheet import file_name as csv_file_name
+from scoring.spreadsheet import sheet_csv
+
+
+def game_file_download(game: Game) -> HttpResponse:
+    response = HttpResponse(
+        gamefile.dumps(game.game_file()), content_type="application/json; charset=utf-8"
+    )
+    stamp = timezone.localdate(game.created_at).isoformat()
+    response["Content-Disposition"] = f'attachment; filename="tamalou-{game.variant}-{stamp}.json"'
+    return response
+
+
+def csv_download(game: Game) -> HttpResponse:
+    """The sheet as CSV (see ``scoring.spreadsheet``), with a byte order mark so that
+    spreadsheets opening it with a double tap read its accents as UTF-8."""
+    sheet = game.score()
+    response = HttpResponse("\ufeff" + sheet_csv(sheet), content_type="text/csv; charset=utf-8")
+    name = csv_file_name(sheet, timezone.localdate(game.created_at))
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response

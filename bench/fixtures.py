@@ -13,7 +13,7 @@ PLAYERS = ["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé", "Inès", "Hugo"]
 def evening_game(rounds: int = 30, seed: int = 7) -> Game:
     """A tamalou game of ``rounds`` rounds, 8 players, 4 cards each, a caller every round."""
     rng = random.Random(seed)
-    deck = list(VARIANTS["tamalou"].deck())
+    deck = list(VARIANTS["tamalou"]().deck())
     game = Game.objects.create(variant="tamalou", players=PLAYERS)
     entries = []
     for position in range(1, rounds + 1):

@@ -34,6 +34,9 @@ from scoring.referee.engine import GameError
 MANIFEST = "manifest.json"
 FORMAT = "tamalou-ref.backup/1"
 MAX_MANIFEST_BYTES = 20_000_000  # some 40,000 games of an evening each
+# Every game file of a backup together, unpacked: each may have 2 MB, so that a small archive
+# of well-packed files cannot have the restore read and score for hours.
+MAX_GAMES_BYTES = 2_000_000_000
 CHUNK_BYTES = 64 * 1024
 # What models.new_key makes (URL-safe base64), and what the key columns hold.
 KEY_SHAPE = re.compile(KEY_PATTERN)
@@ -235,11 +238,20 @@ def restore_backup(source: str | os.PathLike) -> int:
         ) from None
     with archive:
         entries = _read_manifest(archive)
+        too_large = BackupError(
+            "the games of this backup unpack to more than {size} MB.",
+            size=MAX_GAMES_BYTES // 1_000_000,
+        )
+        if sum(archive.getinfo(entry.file).file_size for entry in entries) > MAX_GAMES_BYTES:
+            raise too_large  # what the archive says: a first check, before any game is read
+        read = 0
         try:
             with transaction.atomic():
                 _refuse_known_keys(entries)
                 for entry in entries:
-                    _restore_game(archive, entry)
+                    read += _restore_game(archive, entry)
+                    if read > MAX_GAMES_BYTES:
+                        raise too_large
         except DatabaseError as error:
             raise BackupError(
                 "the database refused the games, so none was restored: {problem}",
@@ -326,9 +338,13 @@ def _read_manifest(archive: zipfile.ZipFile) -> list[Entry]:
             data.decode("utf-8-sig"),
             object_pairs_hook=_no_duplicate_keys,
             parse_constant=_refuse_constant,
+            parse_int=gamefile.parse_int,
+            parse_float=gamefile.parse_float,
         )
-    except GameError:
+    except BackupError:
         raise
+    except GameError as error:  # a number too long, refused before Python converts it
+        raise BackupError("{file}: {problem}", file=MANIFEST, problem=str(error)) from None
     except (ValueError, RecursionError) as error:
         if isinstance(error, UnicodeDecodeError):
             problem = "it is not UTF-8 text"
@@ -510,7 +526,8 @@ def _refuse_known_keys(entries: list[Entry]) -> None:
             )
 
 
-def _restore_game(archive: zipfile.ZipFile, entry: Entry) -> None:
+def _restore_game(archive: zipfile.ZipFile, entry: Entry) -> int:
+    """Store the game of ``entry``; the bytes its file unpacked to."""
     data = _read_member(archive, entry.file, gamefile.MAX_FILE_BYTES, entry.where)
     try:
         parsed = gamefile.read_game(data)
@@ -545,3 +562,4 @@ def _restore_game(archive: zipfile.ZipFile, entry: Entry) -> None:
         created_at=entry.created_at,
         updated_at=entry.updated_at,
     )
+    return len(data)

@@ -1,26 +1,23 @@
-"""The games of this device: their edit keys in its session, newest first, and what the home
-page and the statistics show of them."""
+"""The games of this device: their edit keys in its session (a signed cookie), newest first,
+and what the home page and the statistics show of them.
+
+Earlier versions kept the list in a plain cookie (``tamalou_games``), which anybody able to
+set a cookie for the site could fill with keys of their choice: it is no longer read.
+"""
 
 from __future__ import annotations
 
-import re
-
 from django.http import HttpRequest
 
-from scoring.models import KEY_PATTERN, Game
+from scoring.models import Game
 from scoring.referee import engine, story
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import VARIANTS
 
 MAX_GAMES = 60
-OLD_COOKIE = "tamalou_games"  # where earlier versions kept the list: dot-separated keys
-KEY = re.compile(KEY_PATTERN)
 
 
 def device_games(request: HttpRequest) -> list[str]:
-    if "games" not in request.session and OLD_COOKIE in request.COOKIES:
-        kept = [k for k in request.COOKIES[OLD_COOKIE].split(".") if KEY.fullmatch(k)]
-        request.session["games"] = kept[:MAX_GAMES]  # carried over once, nothing lost
     return list(request.session.get("games", []))
 
 

@@ -13,8 +13,10 @@ from django.utils import formats
 from django.utils.functional import lazy
 from django.utils.translation import gettext, ngettext
 
+from scoring.referee.cards import JOKER, RANKS, parse_card
 from scoring.referee.engine import GameError
-from scoring.referee.notes import Note, gettext_noop
+from scoring.referee.house import HouseSetting
+from scoring.referee.notes import RANK_SYMBOLS, Note, card_name, gettext_noop
 
 RANK_NAMES = {
     "A": gettext_noop("Ace"),
@@ -83,3 +85,29 @@ def say_detail(error: GameError, sentence: bool = True) -> str:
 
 def rank_name(rank: str) -> str:
     return gettext(RANK_NAMES[rank]) if rank in RANK_NAMES else rank
+
+
+def house_value(setting: HouseSetting, value: object) -> str:
+    """A house setting's value as a player reads it: ``R♥ −1, joker −5`` (card values),
+    ``100 → 50`` (a reset), a choice's label, a number the local way."""
+    if setting.kind == "choice":
+        return text(dict(setting.choices)[value])
+    if setting.kind == "card_values":
+        return ", ".join(f"{card_key_name(key)} {points(worth)}" for key, worth in value.items())
+    if setting.kind == "reset":
+        return (
+            gettext("none") if value is None else f"{points(value['at'])} → {points(value['to'])}"
+        )
+    if setting.kind == "flag":
+        return gettext("yes") if value else gettext("no")
+    return points(value) if value is not None else gettext("none")
+
+
+def card_key_name(key: str) -> str:
+    """A card_values key as players read it: a rank (``D`` for every queen in French), one
+    card (``R♥``) or the joker."""
+    if key == JOKER:
+        return gettext("joker")
+    if key in RANKS:
+        return gettext(RANK_SYMBOLS[key]) if key in RANK_SYMBOLS else key
+    return card_name(parse_card(key), gettext)

@@ -1,4 +1,6 @@
-"""Request bodies are read as UTF-8 only, as every page of the app is written.
+"""Request bodies are read as UTF-8 only, as every page of the app is written, and only up to
+MAX_REQUEST_BYTES: a longer one is refused (413) from its Content-Length, before it is read
+(Django's own limit, DATA_UPLOAD_MAX_MEMORY_SIZE, leaves out uploaded files).
 
 A browser posts a form in its page's charset and names none in a multipart body. Django
 refuses another charset for urlencoded bodies, but decodes multipart fields with whatever
@@ -10,16 +12,25 @@ from __future__ import annotations
 
 import codecs
 
-from django.core.exceptions import BadRequest
+from django.conf import settings
+from django.core.exceptions import BadRequest, RequestDataTooBig
+
+from scoring.errors import bad_request
 
 
 class Utf8Bodies:
-    """Refuses (400) a request whose body names another charset than UTF-8."""
+    """Refuses (400) a request whose body names another charset than UTF-8, and (413) one
+    longer than MAX_REQUEST_BYTES, with the app's page at once: raised, with DEBUG on Django's
+    debug page would read the body to show it, and fail again."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
 
     def __call__(self, request):
+        length = request.META.get("CONTENT_LENGTH") or ""
+        limit = settings.MAX_REQUEST_BYTES
+        if length.isascii() and length.isdigit() and (len(length) > 15 or int(length) > limit):
+            return bad_request(request, RequestDataTooBig("Request body over MAX_REQUEST_BYTES"))
         charset = request.content_params.get("charset")
         if charset:
             try:
@@ -27,5 +38,5 @@ class Utf8Bodies:
             except LookupError:
                 name = "utf-8"  # Django ignores a charset it does not know: UTF-8 it is
             if name != "utf-8":
-                raise BadRequest("Request bodies must be UTF-8 encoded.")
+                return bad_request(request, BadRequest("Request bodies must be UTF-8 encoded."))
         return self.get_response(request)

@@ -11,6 +11,7 @@ import logging
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.shortcuts import render
 from django.utils import timezone
@@ -31,6 +32,24 @@ def page(request: HttpRequest, status: int) -> HttpResponse:
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     return page(request, 404)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """A request that cannot be read (another charset than UTF-8, a broken body, too many
+    fields), or too large (413). Unlike Django's own view this one does not check the CSRF
+    token: that reads the body again, which raised once more (a 500)."""
+    status = 413 if isinstance(exception, RequestDataTooBig) else 400
+    response = render(request, "400.html", {"status": status}, status=status)
+    response.app_page = True
+    return response
+
+
+def too_many_requests(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """A client past a rate limit (scoring/limits.py): nothing was stored."""
+    response = render(request, "429.html", status=429)
+    response["Retry-After"] = "60"
+    response.app_page = True
+    return response
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

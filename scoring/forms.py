@@ -104,7 +104,7 @@ def setting_field(setting: HouseSetting) -> forms.Field:
         return forms.TypedChoiceField(
             label=label,
             choices=[(key, text_lazy(text)) for key, text in setting.choices],
-            coerce=int,
+            coerce=type(setting.default),
             initial=setting.default,
             required=False,
             empty_value=setting.default,
@@ -153,8 +153,13 @@ class NewGameForm(forms.Form):
                 max_length=engine.MAX_NAME_LENGTH,
                 widget=forms.TextInput(attrs=attrs),
             )
-        for setting in self.variant.house_settings:
+        for setting in self.form_settings():
             self.fields[setting.name] = setting_field(setting)
+
+    def form_settings(self):
+        """The settings this form draws (card values and the reset: the house-rules
+        builder's)."""
+        return [s for s in self.variant.house_settings if s.kind not in ("card_values", "reset")]
 
     @property
     def dealer_row(self) -> int:
@@ -165,7 +170,7 @@ class NewGameForm(forms.Form):
         return [self[f"name_{row}"] for row in range(self.rows)]
 
     def setting_fields(self):
-        return [self[setting.name] for setting in self.variant.house_settings]
+        return [self[setting.name] for setting in self.form_settings()]
 
     def clean(self):
         data = super().clean()
@@ -183,7 +188,7 @@ class NewGameForm(forms.Form):
             field = f"name_{kept[position - 1][0]}" if position else None
             self.add_error(field, say_detail(error))
         settings = {}
-        for setting in self.variant.house_settings:
+        for setting in self.form_settings():
             value = data.get(setting.name)
             if value is None or value == "" or value == setting.default:
                 continue
@@ -195,8 +200,9 @@ class NewGameForm(forms.Form):
         try:
             engine.check_settings(self.variant.key, settings)
         except GameError as error:
-            field = (error.field or "").removeprefix("settings.")
-            self.add_error(field if field in self.fields else None, say_detail(error))
+            for problem in error.problems:
+                field = (problem.field or "").removeprefix("settings.")
+                self.add_error(field if field in self.fields else None, say_detail(problem))
         self.settings = settings
         rows_kept = [row for row, _ in kept]
         dealer = data.get("dealer") or 0
@@ -441,14 +447,20 @@ class HandsForm(RoundForm):
                 max_length=400,
                 widget=forms.HiddenInput,
             )
-        if data is not None and not str(data.get("penalty-TOTAL_FORMS", "")).strip():
-            # Posted without the formset's management form (or with it blank): count the rows
-            # that were sent.
+        if data is not None:
+            # Posted without the formset's management form, with it blank or not a count, or
+            # counting fewer rows than were sent (penalty-TOTAL_FORMS=0 silently dropped every
+            # penalty): count the rows that were sent.
             rows = [re.match(r"penalty-(\d{1,2})-", key) for key in data]
-            data = data.copy()
-            data["penalty-TOTAL_FORMS"] = str(max((int(r[1]) + 1 for r in rows if r), default=0))
-            data["penalty-INITIAL_FORMS"] = "0"
-            self.data = data
+            sent = max((int(row[1]) + 1 for row in rows if row), default=0)
+            total = str(data.get("penalty-TOTAL_FORMS", "")).strip()
+            given = total.lstrip("0") or "0"
+            if not total or not (given.isascii() and given.isdigit() and int(given[:4]) >= sent):
+                data = data.copy()
+                data["penalty-TOTAL_FORMS"] = str(sent)
+                if not str(data.get("penalty-INITIAL_FORMS", "")).strip():
+                    data["penalty-INITIAL_FORMS"] = "0"
+                self.data = data
         penalty_initial = (initial or {}).get("penalties") or None
         self.penalties = PenaltyFormSet(
             data,
@@ -632,7 +644,7 @@ class HandsForm(RoundForm):
             used[card] = used.get(card, 0) + 1
         rows: dict[str | None, list[dict]] = {}
         for card in self.variant.deck():
-            copies = self.variant.decks * (self.variant.values.jokers if card.is_joker else 1)
+            copies = self.variant.copies(card)
             spent = used.get(card, 0) >= copies
             rows.setdefault(card.suit, []).append(
                 {"card": card, "value": self.variant.value(card), "copies": copies, "used": spent}

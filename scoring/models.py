@@ -80,6 +80,7 @@ class GameManager(models.Manager):
                 variant=parsed.variant,
                 players=players,
                 settings=canonical.get("settings", {}),
+                rules_name=parsed.rules_name or "",
                 **{
                     "ended": parsed.ended or parsed.blocked_after is not None,
                     "first_dealer": players.index(parsed.first_dealer)
@@ -116,6 +117,8 @@ class Game(models.Model):
     share_key = models.CharField(max_length=32, unique=True, default=new_key, editable=False)
     variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
     settings = models.JSONField(default=dict, blank=True)  # as in the game file
+    # The name the table gave its house rules ("Chez Mamie"); empty when it gave none.
+    rules_name = models.CharField(max_length=40, blank=True, default="")
     players = models.JSONField()  # names in turn order
     first_dealer = models.PositiveSmallIntegerField(default=0)  # index in players
     # An open-ended game the table ended, or a Tambouille match it declared blocked.
@@ -205,6 +208,7 @@ class Game(models.Model):
             rounds=tuple(rounds),
             settings=self.effective_settings(count),
             blocked_after=count if self.ended and self.is_match else None,
+            rules_name=self.rules_name or None,
         )
 
     def score(self) -> engine.ScoreSheet:
@@ -367,6 +371,7 @@ class Game(models.Model):
                 variant=self.variant,
                 players=self.players,
                 settings=self.settings,
+                rules_name=self.rules_name,
                 first_dealer=(self.first_dealer + 1) % len(self.players),
             )
             clock = TurnClock.objects.filter(game=self).first()

@@ -12,13 +12,12 @@ from urllib.parse import urlencode
 
 from django.utils.translation import gettext
 
-from scoring.display import rank_name
+from scoring.display import house_value, rank_name
 from scoring.models import KEY_PATTERN
 from scoring.referee import engine, gamefile
-from scoring.referee.cards import JOKER, SUIT_SYMBOLS, UnknownCard, parse_card
-from scoring.referee.house import SettingError
+from scoring.referee.cards import SUIT_SYMBOLS, UnknownCard, parse_card
+from scoring.referee.house import SettingError, SettingErrors
 from scoring.referee.notes import RANK_SYMBOLS
-from scoring.referee.numbers import NotANumber, parse_number
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import Variant
 from scoring.referee.variants.base import GENERAL_DECISIONS, Power
@@ -37,22 +36,35 @@ def power_label(power: Power) -> str:
 
 
 def values_table(variant: Variant) -> list[dict]:
-    """One row per rank: its value, or its red and black values where they differ."""
+    """One row per rank of the game's deck (then the joker): its value, or its red and
+    black values where they differ, or each card's where one card has its own value."""
     rows = []
-    for rank in variant.values.ranks:
-        red = variant.value(parse_card(rank + "H"))
-        black = variant.value(parse_card(rank + "S"))
-        rows.append({"rank": rank, "name": rank_name(rank), "red": red, "black": black})
-    if variant.values.jokers:
-        joker = variant.value(parse_card(JOKER))
-        rows.append({"rank": JOKER, "name": rank_name(JOKER), "red": joker, "black": joker})
+    for row in variant.card_value_rows():
+        cards = [{"card": item["card"], "value": item["value"]} for item in row["cards"]]
+        red = {item["value"] for item in cards if item["card"].is_red}
+        black = {item["value"] for item in cards if not item["card"].is_red}
+        rows.append(
+            {
+                "rank": row["key"],
+                "name": rank_name(row["key"]),
+                "red": min(red or black),
+                "black": min(black),
+                "cards": cards if len(red) > 1 or len(black) > 1 else None,
+            }
+        )
     return rows
 
 
-def worked_example(variant: Variant) -> dict:
+def worked_example(variant: Variant, settings: dict | None = None) -> dict:
+    """The variant's example round scored with the game's house settings (with the
+    variant's own when the example's cards are not in the chosen deck)."""
     players = variant.example["players"]
     entry = gamefile.round_from_json(variant.example["round"], 1)
-    sheet = engine.score_game(engine.GameEntry(variant.key, tuple(players), (entry,)))
+    try:
+        game = engine.GameEntry(variant.key, tuple(players), (entry,), settings or {})
+        sheet = engine.score_game(game)
+    except engine.GameError:
+        sheet = engine.score_game(engine.GameEntry(variant.key, tuple(players), (entry,)))
     result = sheet.rounds[0]
     return {
         "round": entry,
@@ -82,23 +94,23 @@ def card_lookup(variant: Variant, code: str | None) -> dict | None:
 
 
 def house_settings(variant: type[Variant], query) -> dict:
-    """A game's house settings given in the query (``?joker_value=20``), as its sheet links
-    to them; what is not a valid setting of the variant is left out."""
+    """A game's house settings given in the query (``?joker_value=20&card_values=KH:-1``),
+    as its sheet links to them (``HouseSetting.text``); what is not a valid setting of the
+    variant is left out, and so is a card value the chosen deck does not hold."""
     settings = {}
     for setting in variant.house_settings:
         text = query.get(setting.name)
         if text is None:
             continue
         try:
-            value = {"flag": text == "True", "choice": text}.get(setting.kind)
-            if setting.kind in ("whole", "points"):
-                number = parse_number(text)
-                value = int(number) if number.denominator == 1 else float(number)
-            elif setting.kind == "choice":
-                value = int(text) if text.isascii() and text.isdigit() and len(text) < 4 else text
-            settings[setting.name] = setting.check(value, halves=variant.half_points)
-        except (NotANumber, SettingError):
+            settings[setting.name] = setting.from_text(text, halves=variant.half_points)
+        except SettingError:
             continue
+    try:
+        variant(**settings)
+    except SettingErrors as refused:
+        for error in refused.errors:
+            settings.pop(error.setting, None)
     return settings
 
 
@@ -123,7 +135,11 @@ def rules_context(variant: type[Variant], query) -> dict:
     return {
         "back": back,
         "house": [
-            {"setting": setting, "value": rules.settings[setting.name]}
+            {
+                "setting": setting,
+                "value": rules.settings[setting.name],
+                "shown": house_value(setting, rules.settings[setting.name]),
+            }
             for setting in rules.house_settings
             if setting.name in settings
         ],
@@ -134,7 +150,7 @@ def rules_context(variant: type[Variant], query) -> dict:
         "power_rules": rules.power_rules,
         "values": values_table(rules),
         "cards": rules.deck(),
-        "example": worked_example(rules),
+        "example": worked_example(rules, settings),
         "settled": rules.settled,
         "decisions": [*GENERAL_DECISIONS, *rules.decisions],
         "lookup": card_lookup(rules, query.get("card")),

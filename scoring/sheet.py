@@ -280,7 +280,13 @@ def rules_url(game: Game, link: str) -> str:
     """The variant's rules page with this game's house settings (card values change), and a
     way back to the sheet by the link it was reached with."""
     back = reverse(link, args=[game.edit_key if link == "edit" else game.share_key])
-    query = urlencode([*sorted(game.settings.items()), ("back", back)])
+    rules = engine.GAMES[game.variant]
+    settings = [
+        (setting.name, setting.text(game.settings[setting.name]))
+        for setting in rules.house_settings
+        if setting.name in game.settings
+    ]
+    query = urlencode([*sorted(settings), ("back", back)])
     if game.is_match:
         return reverse("rules_tambouille") + f"?{query}"
     return reverse("rules_variant", args=[game.variant]) + f"?{query}"

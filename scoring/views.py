@@ -30,6 +30,7 @@ from scoring.forms import (
     error_texts,
 )
 from scoring.httpcache import HtmxHttpRequest, private, sheet_cache
+from scoring.limits import IMPORT, NEW_GAME, SYNC, limited
 from scoring.match import ClockForm, find_match
 from scoring.models import Conflict, Game
 from scoring.referee import engine
@@ -98,6 +99,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@limited(NEW_GAME)
 def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     if variant not in engine.GAMES:
         raise Http404
@@ -123,6 +125,7 @@ def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@limited(IMPORT)
 def import_game(request: HtmxHttpRequest) -> HttpResponse:
     form = ImportForm.bind(request)
     if form.is_bound and form.save():
@@ -225,6 +228,7 @@ def conflict(request: HtmxHttpRequest, game: Game, posted: RoundForm) -> HttpRes
 
 
 @require_POST
+@limited(SYNC)
 def sync_round(request: HtmxHttpRequest, key: str) -> JsonResponse:
     """A round entered while the phone was offline (static/js/offline.js), sent with the round
     form's own fields once the connection is back, or after the table chose what to do with
@@ -391,6 +395,7 @@ def resume_game(request: HtmxHttpRequest, key: str) -> HttpResponse:
 
 
 @require_POST
+@limited(NEW_GAME)
 def rematch(request: HtmxHttpRequest, key: str) -> HttpResponse:
     form = RematchForm(request.POST, game=find_game("edit", key))
     form.save()

@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "django_ratelimit",
     "template_partials",
     "scoring",
 ]
@@ -92,6 +93,8 @@ MIDDLEWARE = [
     "scoring.encoding.Utf8Bodies",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    # A rate limit passed (scoring/limits.py): the app's 429 page.
+    "django_ratelimit.middleware.RatelimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -143,6 +146,32 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 2000, "MAX_BYTES": envint("CACHE_MAX_BYTES", 64 * 1024 * 1024)},
     }
 }
+
+# Rate limits on the writes that create things, per client (scoring/limits.py): their counts
+# are shared by every worker and server through the database, in a table of migration 0004.
+CACHES["ratelimit"] = {
+    "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+    "LOCATION": "scoring_ratelimit",
+    "OPTIONS": {"MAX_ENTRIES": 100_000},
+}
+RATELIMIT_USE_CACHE = "ratelimit"
+RATELIMIT_VIEW = "scoring.errors.too_many_requests"
+RATELIMIT_IP_META_KEY = "scoring.limits.client_ip"
+# Behind a proxy every request comes from its address: name the header it sets (its last
+# address is used), e.g. RATELIMIT_CLIENT_HEADER=HTTP_X_FORWARDED_FOR.
+RATELIMIT_CLIENT_HEADER = os.environ.get("RATELIMIT_CLIENT_HEADER", "")
+RATE_LIMITS = {
+    "new-game": os.environ.get("RATE_LIMIT_NEW_GAMES", "30/10m"),
+    "import": os.environ.get("RATE_LIMIT_IMPORTS", "30/10m"),
+    "sync": os.environ.get("RATE_LIMIT_SYNCS", "300/10m"),
+}
+# The database cache increments with a read and a write (E003): see scoring/limits.py.
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+
+# Request bodies: forms are small; a game file (2 MB at most, scoring/referee/gamefile.py) is
+# the largest upload. A longer body is refused (413) before it is read (scoring/encoding.py).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 200_000
+MAX_REQUEST_BYTES = 2_200_000
 
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365 * 2  # the games of this device, for two years

@@ -240,6 +240,13 @@ def second_game_not_json(parts: Parts) -> None:
     parts.members[parts.entries[1]["file"]] = b"{not json"
 
 
+def second_game_raw(data: bytes) -> Callable[[Parts], None]:
+    def change(parts: Parts) -> None:
+        parts.members[parts.entries[1]["file"]] = data
+
+    return change
+
+
 def second_game_a_score_sheet(parts: Parts) -> None:
     parts.members[parts.entries[1]["file"]] = (EXAMPLES / "koubo.scoresheet.json").read_bytes()
 
@@ -320,6 +327,10 @@ MALFORMED = {
     "manifest not UTF-8": (raw_manifest(b'"\xff"'), "manifest.json is not valid JSON: it is not"),
     "manifest NaN": (raw_manifest(b'{"format": NaN}'), "NaN is not a number JSON allows"),
     "manifest nested": (raw_manifest(b"[" * 200_000), "manifest.json is not valid JSON"),
+    "manifest long number": (
+        raw_manifest(b'{"games": ' + b"9" * 5000 + b"}"),
+        "manifest.json: the file holds a number longer than 30 digits",
+    ),
     "manifest key twice": (
         raw_manifest(b'{"games": [], "games": []}'),
         'manifest.json: the key "games" is given twice',
@@ -428,6 +439,14 @@ MALFORMED = {
     "game file a score sheet": (second_game_a_score_sheet, f"({G2}): the game file has"),
     "game file breaks the rules": (unknown_card_in_the_second_game, "unknown card 'ZZ'"),
     "game file too large": (second_game_too_large, f"({G2}): games/"),
+    "game file long number": (
+        second_game_raw(b'{"format": ' + b"1" * 4301 + b"}"),
+        f"({G2}): the file holds a number longer than 30 digits",
+    ),
+    "game file key bomb": (
+        second_game_raw(("{" + ",".join(f'"k{i}":0' for i in range(150_000)) + "}").encode()),
+        f"({G2}): an object of the file has more than 64 keys",
+    ),
     # the keys
     "edit key twice": (game_key_twice, f"{G2}: its edit_key"),
     "share key is an edit key": (share_key_is_an_edit_key, "is also the edit_key of game 1"),
@@ -735,3 +754,25 @@ def test_restore_games_on_the_command_line_names_a_missing_member(command_line):
         "restore_games: games/missing.game.json (game 1 of manifest.json): the archive has no "
         "file games/missing.game.json."
     ]
+
+
+@pytest.mark.django_db
+def test_games_that_unpack_past_the_limit_are_refused_before_any_is_read(
+    parts, tmp_path, monkeypatch
+):
+    """Game files may have 2 MB each: a small archive of many well-packed ones must not have
+    the restore read and score for hours."""
+    from scoring import backup
+
+    sizes = [len(data) for name, data in parts.members.items()]
+    monkeypatch.setattr(backup, "MAX_GAMES_BYTES", sum(sizes) - 1)
+    before = database()
+    line = refused(parts.write(tmp_path / "big.zip"))
+    assert line.endswith(
+        f"the games of this backup unpack to more than {(sum(sizes) - 1) // 1_000_000} MB."
+    )
+    assert database() == before
+    monkeypatch.setattr(backup, "MAX_GAMES_BYTES", sum(sizes))
+    out = io.StringIO()
+    call_command("restore_games", str(parts.write(tmp_path / "just.zip")), stdout=out)
+    assert out.getvalue().startswith("2 game(s) restored from")

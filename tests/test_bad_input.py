@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 
 import pytest
 
@@ -144,6 +145,14 @@ def test_name_longer_than_40_characters():
         (b"\xff\xfe", "not UTF-8"),
         ("[" * 100_000 + "]" * 100_000, "not valid JSON"),
         ('{"a": 1, "a": 2}', "the key 'a' is given twice"),
+        ('{"a": 1, "b": 2, "b": 3, "a": 4}', "the key 'b' is given twice"),
+        ("{" + ",".join(f'"k{i}": 0' for i in range(150_000)) + "}", "more than 64 keys"),
+        ("[" + ",".join(["0"] * 10_001) + "]", "more than 10000 items"),
+        ('{"a": [[[[[[[[1]]]]]]]]}', "nested more than 8 levels deep"),
+        ('{"a": ' + "1" * 4301 + "}", "a number longer than 30 digits"),
+        ('{"a": -' + "1" * 31 + "}", "a number longer than 30 digits"),
+        ('{"a": 1.' + "0" * 5000 + "1}", "a number longer than 30 digits"),
+        ('{"a": 1e' + "9" * 50 + "}", "a number longer than 30 digits"),
     ],
 )
 def test_not_a_json_game_file(text, match):
@@ -169,7 +178,8 @@ def test_not_a_json_game_file(text, match):
         (changed(rounds__0__hands={"Léa": "KH", "Marc": 1}), "a list of card codes or a number"),
         (changed(rounds__0__hands={"Léa": True, "Marc": 1}), "a list of card codes or a number"),
         (changed(rounds__0__hands={"Léa": [5], "Marc": 1}), "a card must be a card code"),
-        (changed(rounds__0__hands={"Léa": 10**400, "Marc": 1}), "impossible"),
+        (changed(rounds__0__hands={"Léa": 10**400, "Marc": 1}), "longer than 30 digits"),
+        (changed(rounds__0__hands={"Léa": 10**29, "Marc": 1}), "impossible"),
         (changed(rounds__0__hands={"Léa": 1e308, "Marc": 1}), "impossible"),
         (changed(rounds__0__hands={"Léa": 331, "Marc": 1}), "all the cards together make 330"),
         (changed(rounds__0__caller=["Léa"]), "the caller must be text"),
@@ -181,11 +191,15 @@ def test_not_a_json_game_file(text, match):
         (changed(rounds__0__penalties=[{"player": "Marc", "points": 10**9}]), "go up to 999"),
         (changed(rounds__0__penalties=[{"player": "Zoé", "points": 2}]), "'Zoé' is not a player"),
         (changed(settings={"half_game": True}), "tamalou takes no setting 'half_game'"),
-        (changed(settings={"rounds": 0}), "rounds must be a whole number from 1"),
-        (changed(settings={"rounds": True}), "rounds must be a whole number from 1"),
-        (changed(settings={"rounds": 10**100}), "rounds must be a whole number from 1"),
-        (changed(settings={"decks": 3}), "decks must be one of: 1, 2"),
-        (changed(settings={"call_threshold": "5"}), "call_threshold must be a number"),
+        (changed(settings={"rounds": 0}), "“Number of rounds” must be a whole number from 1"),
+        (changed(settings={"rounds": True}), "“Number of rounds” must be a whole number from 1"),
+        (changed(settings={"rounds": 10**100}), "a number longer than 30 digits"),
+        (changed(settings={"rounds": 10**29}), "“Number of rounds” must be a whole number from 1"),
+        (changed(settings={"decks": 3}), "“Decks” must be one of: 1, 2"),
+        (
+            changed(settings={"call_threshold": "5"}),
+            "“A call is allowed with at most” must be a number",
+        ),
         (changed(settings={"call_threshold": 5.5}), "only whole points in this variant"),
         (changed(settings={"joker_value": 1e9}), "must be a number from -100 to 100"),
         (changed(settings=[]), "the settings must be an object"),
@@ -193,6 +207,19 @@ def test_not_a_json_game_file(text, match):
 )
 def test_malformed_game_file_is_refused(data, match):
     refuse(data, match)
+
+
+def test_every_limit_of_a_file_is_checked_in_time_linear_in_its_size():
+    """The probe's key bomb (1.7 MB, 150,000 keys in one object) held a worker 30 s; each
+    limit now refuses it as soon as it is passed."""
+    bomb = "{" + ",".join(f'"k{i}": 0' for i in range(150_000)) + "}"
+    duplicated = "{" + ",".join(f'"k{i}": 0' for i in range(60)) + ', "k0": 1}'
+    wide = "[" + ",".join(["[0]"] * 9_999) + "]"
+    for text in (bomb, duplicated, wide, "[" * 500_000):
+        started = time.process_time()
+        with pytest.raises(GameError):
+            read_game(text)
+        assert time.process_time() - started < 1
 
 
 def test_a_file_larger_than_2_mb_is_refused():

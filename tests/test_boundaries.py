@@ -71,12 +71,15 @@ def test_nine_names_are_refused_not_cut_to_eight(client):
     assert "A game needs 2 to 8 players, not 9." in response.content.decode()
 
 
+THRESHOLD = "“A call is allowed with at most”"
+
+
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ("-1", "Call_threshold must be a number from 0 to 100."),
-        ("101", "Call_threshold must be a number from 0 to 100."),
-        ("5,5", "Call_threshold is 5.5: only whole points in this variant."),
+        ("-1", f"{THRESHOLD} must be a number from 0 to 100."),
+        ("101", f"{THRESHOLD} must be a number from 0 to 100."),
+        ("5,5", f"{THRESHOLD} is 5.5: only whole points in this variant."),
         ("²", "Enter a number with the digits 0 to 9."),
     ],
 )

@@ -379,8 +379,12 @@ def round_posts(draw, game: Game, number: int, edits: int | None = None) -> list
 # --- the tests ------------------------------------------------------------------------------
 
 
+CLIENTS = iter(range(1, 65536))
+
+
 def fresh_client() -> Client:
-    client = Client(raise_request_exception=False)
+    """A new phone, from an address of its own (the rate limits count per address)."""
+    client = Client(raise_request_exception=False, REMOTE_ADDR=f"2001:db8:{next(CLIENTS):x}::1")
     client.cookies["django_language"] = "en"
     return client
 
@@ -619,3 +623,164 @@ def test_pages_with_odd_queries_and_headers(spec, page, query, raw_query, etag, 
     response = client.get(f"{url}?{query_string(query)}&{raw_query}", **headers)
     assert response.status_code in (200, 304, 404), response.status_code
     assert snapshot() == before
+
+
+# --- what the production probe found (issue 22) ----------------------------------------------
+
+
+def hostile_json(kind: str, size: int) -> str:
+    """A JSON value past one of the game file's limits, of about ``size`` parts."""
+    return {
+        "keys": "{" + ",".join(f'"k{i}": 0' for i in range(size)) + "}",
+        "items": "[" + ",".join(["0"] * size) + "]",
+        "depth": "[" * size + "]" * size,
+        "digits": "9" * size,
+        "negative": "-" + "1" * size,
+        "float": "0." + "1" * size,
+        "exponent": "1e" + "9" * size,
+        "twice": "{" + ",".join(f'"k{i % (size // 2 + 1)}": 0' for i in range(size)) + "}",
+    }[kind]
+
+
+@FUZZ
+@given(
+    source=st.sampled_from(EXAMPLE_FILES),
+    kind=st.sampled_from(["keys", "items", "depth", "digits", "negative", "float", "exponent"]),
+    size=st.sampled_from([9, 31, 65, 4301, 10_001, 150_000]),
+    where=st.integers(0, 10**6),
+)
+def test_import_of_a_file_past_a_limit(source, kind, size, where):
+    """Items 1 and 2: keys, items, nesting and digits past their limits anywhere in a real
+    file: a 400 that names the limit, nothing stored, never a 500 (4,300 digits was one)."""
+    Game.objects.all().delete()
+    tree = json.loads(source.read_text())
+    spots = [at for at in paths(tree) if at and at[0] != "key"]
+    at = spots[where % len(spots)]
+    get_at(tree, at[:-1])[at[-1]] = DEEP
+    body = json.dumps(tree).replace(json.dumps(DEEP), hostile_json(kind, size)).encode()
+    before = snapshot()
+    response = fresh_client().post("/import/", {"file": _upload(body)})
+    check(response, before)
+    if response.status_code != 302:
+        assert response.status_code in (400, 413), response.status_code
+
+
+def _upload(content: bytes):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return SimpleUploadedFile("game.json", content, content_type="application/json")
+
+
+def test_the_probes_key_bomb_on_import_is_a_400_not_a_stalled_worker():
+    bomb = hostile_json("keys", 150_000).encode()
+    response = fresh_client().post("/import/", {"file": _upload(bomb)})
+    assert response.status_code == 400 and not Game.objects.exists()
+    assert "An object of the file has more than 64 keys." in response.content.decode()
+
+
+CHARSETS = ["latin-1", "iso-8859-15", "cp1252", "utf-16", "utf-7", "ascii", "koi8-r"]
+
+
+@FUZZ
+@given(
+    spec=game_specs(),
+    page=st.sampled_from(
+        ["new", "import", "sheet", "sync", "edit", "delete", "end", "rematch", "language"]
+    ),
+    charset=st.sampled_from(CHARSETS),
+    how=st.sampled_from(["urlencoded", "multipart"]),
+    pairs=mutated([("number", "1"), ("total_0", "3"), ("name_0", "Léa")], ["x"], texts()),
+)
+def test_another_charset_with_a_csrf_cookie_and_origin_is_a_clean_400(
+    spec, page, charset, how, pairs
+):
+    """Item 4: the CSRF check of Django's 400 view read the body again (a 500)."""
+    game = make_game(spec)
+    rounds = game.live_rounds()
+    first = rounds[0].pk if rounds else 1
+    url = {
+        "new": "/new/tamalou/",
+        "import": "/import/",
+        "sheet": f"/g/{game.edit_key}/",
+        "sync": f"/g/{game.edit_key}/rounds/sync/",
+        "edit": f"/g/{game.edit_key}/rounds/{first}/edit/",
+        "delete": f"/g/{game.edit_key}/rounds/{first}/delete/",
+        "end": f"/g/{game.edit_key}/end/",
+        "rematch": f"/g/{game.edit_key}/rematch/",
+        "language": "/i18n/setlang/",
+    }[page]
+    client = Client(
+        enforce_csrf_checks=True,
+        raise_request_exception=False,
+        REMOTE_ADDR=f"2001:db8:{next(CLIENTS):x}::1",
+    )
+    token = "a" * 32
+    client.cookies["csrftoken"] = token
+    client.cookies["django_language"] = "en"
+    if how == "urlencoded":
+        body = "&".join(
+            f"{quote_from_bytes(encode(k, charset))}={quote_from_bytes(encode(v, charset))}"
+            for k, v in [*pairs, ("csrfmiddlewaretoken", token)]
+        ).encode()
+        content_type = f"application/x-www-form-urlencoded; charset={charset}"
+    else:
+        body = multipart([*pairs, ("csrfmiddlewaretoken", token)], codec=charset)
+        content_type = f"multipart/form-data; boundary={BOUNDARY}; charset={charset}"
+    before = snapshot()
+    response = client.generic(
+        "POST",
+        url,
+        body,
+        content_type=content_type,
+        HTTP_ORIGIN="http://testserver",
+        HTTP_X_CSRFTOKEN=token,
+    )
+    assert response.status_code == 400, response.status_code
+    assert "This request could not be read" in response.content.decode()
+    assert snapshot() == before
+
+
+PENALTY_ROW = {"penalty-0-player": "Marc", "penalty-0-points": "5", "penalty-0-reason": "peek"}
+
+
+@FUZZ
+@given(
+    total=st.sampled_from([None, "", "0", "00", "1", "2", "16", "17", "abc", "-1", "9" * 5000]),
+    initial=st.sampled_from([None, "", "0", "1", "x"]),
+    second=st.booleans(),
+    replace=st.booleans(),
+)
+def test_a_synced_penalty_is_stored_or_refused_never_dropped(total, initial, second, replace):
+    """Item 6: penalty-TOTAL_FORMS=0 dropped the penalty rows sent and answered saved."""
+    Game.objects.all().delete()
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    posted = {"number": "1", "total_0": "3", "total_1": "9", "save": "1", **PENALTY_ROW}
+    if second:
+        posted |= {"penalty-1-player": "Léa", "penalty-1-points": "-2"}
+    if total is not None:
+        posted["penalty-TOTAL_FORMS"] = total
+    if initial is not None:
+        posted["penalty-INITIAL_FORMS"] = initial
+    client = fresh_client()
+    if replace:
+        first = {"number": "1", "total_0": "1", "total_1": "1", "save": "1"}
+        assert client.post(f"/g/{game.edit_key}/rounds/sync/", first).json() == {"saved": 1}
+        posted |= {"replace": "1", "edits": "0"}
+    before = snapshot()
+    response = client.post(f"/g/{game.edit_key}/rounds/sync/", posted)
+    assert response.status_code in (200, 400), response.status_code
+    if response.json().get("saved"):
+        penalties = game.live_rounds()[0].data.get("penalties", [])
+        wanted = [["Marc", 5]] + ([["Léa", -2]] if second else [])
+        assert sorted([p["player"], p["points"]] for p in penalties) == sorted(wanted)
+    else:
+        assert snapshot() == before
+
+
+def test_the_plain_device_cookie_of_an_earlier_version_lists_nothing():
+    """Item 6: anybody able to set a cookie for the site could list games of their choice."""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    client = fresh_client()
+    client.cookies["tamalou_games"] = f"{game.edit_key}.{game.edit_key}"
+    assert game.edit_key not in client.get("/").content.decode()
+    assert game.edit_key not in client.get("/stats/").content.decode()

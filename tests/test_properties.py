@@ -34,15 +34,17 @@ def hand_value(variant, hand) -> Fraction:
 
 
 @st.composite
-def games(draw, variant_keys=tuple(VARIANTS)) -> GameEntry:
-    """A valid game: each round is built for the players still in, until the game ends."""
+def games(draw, variant_keys=tuple(VARIANTS), house=None) -> GameEntry:
+    """A valid game: each round is built for the players still in, until the game ends.
+    ``house`` draws the house settings of a variant (none by default)."""
     key = draw(st.sampled_from(variant_keys))
-    variant = VARIANTS[key]()
+    settings = draw(house(key)) if house else {}
+    variant = VARIANTS[key](**settings)
     rng = draw(st.randoms(use_true_random=False))
     players = tuple(rng.sample(NAMES, draw(st.integers(2, 5))))
     rounds: list[RoundEntry] = []
     for _ in range(draw(st.integers(0, 6))):
-        sheet = score_game(GameEntry(key, players, tuple(rounds)))
+        sheet = score_game(GameEntry(key, players, tuple(rounds), settings))
         if sheet.finished:
             break
         in_game = sheet.in_game
@@ -54,7 +56,9 @@ def games(draw, variant_keys=tuple(VARIANTS)) -> GameEntry:
                 hands[player], deck = tuple(deck[:size]), deck[size:]
             else:
                 step = Fraction(1, 2) if variant.half_points else 1
-                hands[player] = draw(st.integers(0, 60)) * step
+                low = max(variant.lowest_possible_hand / step, -60)
+                high = min(variant.highest_possible_hand / step, 60)
+                hands[player] = draw(st.integers(int(low), int(high))) * step
         caller = draw(st.none() | st.sampled_from(in_game))
         counter = None
         if variant.counter_call and caller and draw(st.booleans()):
@@ -71,7 +75,7 @@ def games(draw, variant_keys=tuple(VARIANTS)) -> GameEntry:
             due = sum(1 for p in in_game if hand_value(variant, hands[p]) < mine)
             penalty_cards, deck = tuple(deck[:due]), deck[due:]
         rounds.append(RoundEntry(hands, caller, counter, emptied, penalties, penalty_cards))
-    return GameEntry(key, players, tuple(rounds))
+    return GameEntry(key, players, tuple(rounds), settings)
 
 
 @PROPERTY_SETTINGS

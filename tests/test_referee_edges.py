@@ -119,9 +119,9 @@ def setting_refusal(variant: str, **settings) -> tuple:
     return str(error), error.field
 
 
-ROUNDS_RANGE = "rounds must be a whole number from 1 to 999."
-THRESHOLD_RANGE = "call_threshold must be a number from 0 to 100."
-JOKER_RANGE = "joker_value must be a number from -100 to 100."
+ROUNDS_RANGE = "“Number of rounds” must be a whole number from 1 to 999."
+THRESHOLD_RANGE = "“A call is allowed with at most” must be a number from 0 to 100."
+JOKER_RANGE = "“Joker value” must be a number from -100 to 100."
 INF, NAN = float("inf"), float("nan")
 
 
@@ -134,13 +134,13 @@ INF, NAN = float("inf"), float("nan")
         ("tamalou", "call_threshold", [], [True, "5", None, INF, NAN], THRESHOLD_RANGE),
         ("tamalou", "joker_value", [-100, 100], [-101, 101], JOKER_RANGE),
         ("tamoul", "call_threshold", [0.5, 100], [-0.5, 100.5], THRESHOLD_RANGE),
-        ("tamalou", "decks", [1, 2], [0, 3, True, "1", None], "decks must be one of: 1, 2."),
+        ("tamalou", "decks", [1, 2], [0, 3, True, "1", None], "“Decks” must be one of: 1, 2."),
         (
             "fontenaysien",
             "half_game",
             [True, False],
             [1, 0, "yes", None],
-            "half_game must be true or false.",
+            "“Half game (ends at 50 and -25)” must be true or false.",
         ),
     ],
 )
@@ -167,11 +167,11 @@ def test_whole_settings_are_kept_as_whole_numbers():
 
 def test_half_points_in_a_setting_only_where_the_variant_has_them():
     assert setting_refusal("tamalou", call_threshold=5.5) == (
-        "call_threshold is 5.5: only whole points in this variant.",
+        "“A call is allowed with at most” is 5.5: only whole points in this variant.",
         "settings.call_threshold",
     )
     assert setting_refusal("tamoul", call_threshold=6.25) == (
-        "call_threshold is 6.25: only whole or half points.",
+        "“A call is allowed with at most” is 6.25: only whole or half points.",
         "settings.call_threshold",
     )
 
@@ -179,8 +179,9 @@ def test_half_points_in_a_setting_only_where_the_variant_has_them():
 def test_a_house_setting_error_keeps_its_template_and_values():
     with pytest.raises(SettingError) as error:
         ROUNDS.check(0, halves=False)
-    assert error.value.message == "{name} must be a whole number from {low} to {high}."
-    assert error.value.params == {"name": "rounds", "low": 1, "high": 999}
+    assert error.value.message == "“{name}” must be a whole number from {low} to {high}."
+    assert error.value.params == {"name": "Number of rounds", "low": 1, "high": 999}
+    assert isinstance(error.value.params["name"], Term) and error.value.setting == "rounds"
     assert str(error.value) == error.value.message
 
 
@@ -195,7 +196,7 @@ def test_unknown_settings_and_variants_are_named():
     error = refusal("tamalou", "Léa Marc", half_game=True)
     assert where(error) == (
         "tamalou takes no setting 'half_game' (it takes: rounds, call_threshold, joker_value, "
-        "decks).",
+        "decks, deck, jokers, card_values, call_bonus, call_penalty, limit, reset).",
         None,
         None,
         "settings.half_game",
@@ -216,8 +217,25 @@ def test_a_variant_declares_its_defaults_from_its_house_settings():
         "call_threshold": 5,
         "joker_value": 0,
         "decks": 1,
+        "deck": "52",
+        "jokers": 2,
+        "card_values": {},
+        "call_bonus": 0,
+        "call_penalty": 0,
+        "limit": None,
+        "reset": None,
     }
-    assert VARIANTS["koubo"].defaults == {"rounds": 10, "decks": 1}
+    assert VARIANTS["koubo"].defaults == {
+        "rounds": 10,
+        "decks": 1,
+        "deck": "32",
+        "jokers": 2,
+        "card_values": {},
+        "call_bonus": -3,
+        "call_penalty": 20,
+        "limit": None,
+        "reset": None,
+    }
     assert VARIANTS["fontenaysien"].defaults["half_game"] is False
 
     class Tiny(Variant):
@@ -512,10 +530,10 @@ def test_a_card_outside_the_deck_is_named():
         "Marc",
         "hands",
     )
-    assert VARIANTS["tamalou"].in_deck(Card("JOKER")) and not VARIANTS["dutch"].in_deck(
+    assert VARIANTS["tamalou"]().in_deck(Card("JOKER")) and not VARIANTS["dutch"]().in_deck(
         Card("JOKER")
     )
-    assert VARIANTS["koubo"].in_deck(parse_card("7S")) and not VARIANTS["koubo"].in_deck(
+    assert VARIANTS["koubo"]().in_deck(parse_card("7S")) and not VARIANTS["koubo"]().in_deck(
         parse_card("6S")
     )
 
@@ -1039,7 +1057,7 @@ def test_cabo_notes_show_the_gift_and_the_difference_with_their_signs():
         play("cabo_bruxellois", "Léa Marc Nina", rnd({"Léa": 4, "Marc": 3, "Nina": 1}, "Léa"))
     )
     assert paid.scores == {"Léa": 7, "Marc": 3, "Nina": 1} and paid.winners == ["Nina"]
-    assert texts(paid)[1] == "Léa called Cabo with 4 but someone had 1: 4 + (4 - 1) = 7."
+    assert texts(paid)[1] == "Léa called Cabo with 4 but someone had 1: 4 + 3 = 7."
 
 
 def test_cabo_negative_caller_beaten_by_a_lower_negative_hand():
@@ -1054,7 +1072,7 @@ def test_cabo_negative_caller_beaten_by_a_lower_negative_hand():
     )
     assert r.scores == {"Léa": 2, "Marc": 1, "Nina": 8}
     assert r.caller_succeeded is False and r.winners == ["Marc"]
-    assert texts(r)[2] == "Léa called Cabo with -1 but someone had -4: -1 + (-1 - -4) = 2."
+    assert texts(r)[2] == "Léa called Cabo with -1 but someone had -4: -1 + 3 = 2."
     # Never under 0: Léa -2, Marc -3: -2 + (-2 - -3) = -1, scored 0.
     r = last(play("cabo_bruxellois", "Léa Marc", rnd({"Léa": -2, "Marc": -3}, "Léa")))
     assert r.scores == {"Léa": 0, "Marc": 2}
@@ -1247,7 +1265,7 @@ def with_round(**keys):
             {**GOOD, "extra": 1},
             (
                 "the game file has an unknown key 'extra' (allowed: blocked, ended, first_dealer, "
-                "format, id, players, rounds, settings, variant).",
+                "format, id, players, rounds, rules_name, settings, variant).",
                 None,
                 None,
                 None,
@@ -1586,12 +1604,8 @@ def test_hand_totals_and_penalties_are_exact_points_even_when_empty_or_typed_as_
 
 
 def test_a_variant_with_penalty_cards_refuses_one_its_deck_does_not_have():
-    class ShortToulousain(VARIANTS["dutch_toulousain"]):
-        """Dutch toulousain without the 2s: the deck check of penalty cards is reached."""
-
-        values = CardValues(numbers=range(3, 11), A=1, J=11, Q=12, K=RedBlack(red=0, black=13))
-
-    variant = ShortToulousain()
+    # Dutch toulousain with 32 cards (no 2s): the deck check of penalty cards is reached.
+    variant = VARIANTS["dutch_toulousain"](deck="32")
     entry = rnd({"Léa": 6, "Marc": 3}, "Léa", penalty_cards="2C")
     with pytest.raises(GameError) as error:
         engine.score_round(
@@ -1603,12 +1617,12 @@ def test_a_variant_with_penalty_cards_refuses_one_its_deck_does_not_have():
         "Léa",
         "penalty_cards",
     )
-    entry = rnd({"Léa": 6, "Marc": 3}, "Léa", penalty_cards="3C")
+    entry = rnd({"Léa": 6, "Marc": 3}, "Léa", penalty_cards="7C")
     alone = engine.score_round(
         variant, entry, number=4, everyone=("Léa", "Marc"), in_game=("Léa", "Marc")
     )
     # A round alone: running totals, knock-outs and adjustments come with the whole game.
-    assert (alone.number, alone.scores, alone.totals) == (4, {"Léa": 9, "Marc": 3}, {})
+    assert (alone.number, alone.scores, alone.totals) == (4, {"Léa": 13, "Marc": 3}, {})
     assert (alone.knocked_out, alone.adjusted, alone.caller) == ([], [], "Léa")
 
 

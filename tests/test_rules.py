@@ -84,10 +84,10 @@ def test_variants_without_jokers_refuse_a_joker(variant):
 
 
 def test_decks_have_the_cards_the_rules_list():
-    assert len(VARIANTS["tamalou"].deck()) == 52 + 1  # the joker listed once
-    assert len(VARIANTS["koubo"].deck()) == 32 + 1
-    assert len(VARIANTS["dutch"].deck()) == 52
-    assert VARIANTS["tamalou"]().values.jokers == 2
+    assert len(VARIANTS["tamalou"]().deck()) == 52 + 1  # the joker listed once
+    assert len(VARIANTS["koubo"]().deck()) == 32 + 1
+    assert len(VARIANTS["dutch"]().deck()) == 52
+    assert VARIANTS["tamalou"]().jokers == 2 and VARIANTS["dutch"]().jokers == 0
 
 
 def test_joker_value_setting_changes_the_joker():

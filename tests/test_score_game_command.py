@@ -60,6 +60,13 @@ def test_reads_standard_input_with_a_dash():
             ).encode(),
             "score_game: Round 1, Marc: there is no 5♠ in",
         ),
+        (b'{"format": ' + b"1" * 4301 + b"}", "score_game: the file holds a number longer than"),
+        (b'{"a\\nb": 1, "a\\nb": 2}', "score_game: the key 'a\\nb' is given twice"),
+        (b'{"a": 1.' + b"0" * 5000 + b"}", "score_game: the file holds a number longer than"),
+        (
+            ("{" + ",".join(f'"k{i}":0' for i in range(150_000)) + "}").encode(),
+            "score_game: an object of the file has more than 64 keys.",
+        ),
     ],
 )
 def test_bad_input_one_line_on_stderr_nothing_on_stdout_non_zero_exit(stdin, message):
@@ -129,3 +136,26 @@ def test_import_game_then_export_game_give_back_the_match_file(name):
     assert exported_as(exported.getvalue(), Game.objects.get()) == json.loads(
         (EXAMPLES / f"{name}.game.json").read_text()
     )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b'{"format": ' + b"1" * 4301 + b"}", "a number longer than 30 digits"),
+        (("{" + ",".join(f'"k{i}":0' for i in range(150_000)) + "}").encode(), "more than 64"),
+    ],
+)
+def test_import_game_refuses_a_hostile_file_in_one_line_and_stores_nothing(
+    tmp_path, capsys, data, message
+):
+    from scoring.models import Game
+
+    path = tmp_path / "hostile.game.json"
+    path.write_bytes(data)
+    with pytest.raises(SystemExit) as exit:
+        call_command("import_game", str(path))
+    out, err = capsys.readouterr()
+    assert exit.value.code == 1 and out == "" and "Traceback" not in err
+    assert err.startswith("import_game: ") and message in err and err.count("\n") == 1
+    assert not Game.objects.exists()

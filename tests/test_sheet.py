@@ -101,7 +101,7 @@ def test_new_game_refuses_bad_players_and_creates_nothing(client, names, message
 def test_new_game_refuses_a_setting_out_of_range(client):
     data = {"name_0": "Léa", "name_1": "Marc", "rounds": "0", "action": "create"}
     page = client.post("/new/tamalou/", data).content.decode()
-    assert "Rounds must be a whole number from 1 to 999." in page
+    assert "“Number of rounds” must be a whole number from 1 to 999." in page
     assert not Game.objects.exists()
 
 

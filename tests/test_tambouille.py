@@ -146,7 +146,7 @@ def test_a_turn_round_has_no_caller():
 
 def test_settings_a_match_does_not_take_are_refused():
     assert "tambouille takes no setting 'rounds'" in str(refusal(match(rounds=3)))
-    assert str(refusal(match(short="yes"))) == "short must be true or false."
+    assert str(refusal(match(short="yes"))) == "“Short version” must be true or false."
 
 
 def test_only_a_match_can_be_blocked():

@@ -16,8 +16,17 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from scoring.referee.cards import Card, format_points
-from scoring.referee.house import MAX_ROUNDS, HouseRules, SettingError
-from scoring.referee.notes import Note, Term, english_plural, gettext_noop, names, note, plural_noop
+from scoring.referee.house import MAX_ROUNDS, HouseRules, SettingErrors
+from scoring.referee.notes import (
+    NOTES,
+    Note,
+    Term,
+    english_plural,
+    gettext_noop,
+    names,
+    note,
+    plural_noop,
+)
 from scoring.referee.tambouille import CARDS, Tambouille
 from scoring.referee.variants import VARIANTS, Variant
 from scoring.referee.variants.base import ZERO, Play, Standing
@@ -46,6 +55,7 @@ class GameError(ValueError):
     ) -> None:
         self.note = note(message, **params)
         self.round, self.player, self.field = round, player, field
+        self.problems = [self]  # several settings at fault: one GameError each
         super().__init__(self.render())
 
     @property
@@ -95,6 +105,7 @@ class GameEntry:
     settings: Mapping[str, object] = field(default_factory=dict)
     # Tambouille: the table declared the match blocked after this turn round.
     blocked_after: int | None = None
+    rules_name: str | None = None  # the name a table gave its house rules (1–40 characters)
     # The table ended the game after its last round ("End the game now"; a match: blocked).
     ended: bool = False
     first_dealer: str | None = None  # who dealt the first round; None: the first player
@@ -240,6 +251,23 @@ def check_players(
     return tuple(names)
 
 
+def check_rules_name(value: object) -> str:
+    """The name of a table's house rules as stored: trimmed, 1–40 characters."""
+    name = clean_name(value)
+    if not isinstance(value, str) or not name or len(name) > MAX_NAME_LENGTH:
+        raise GameError(
+            gettext_noop("the name of the house rules must be 1 to {most} characters."),
+            most=MAX_NAME_LENGTH,
+            field="rules_name",
+        )
+    if unstorable(name) or any(unicodedata.category(char) == "Cc" for char in name):
+        raise GameError(
+            gettext_noop("the name of the house rules has an invisible control character."),
+            field="rules_name",
+        )
+    return name
+
+
 def exact(value: object, *, variant: Variant, what: str, **where: object) -> Fraction:
     """A JSON or Python number as exact points: whole, or a half where the variant has halves."""
     if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
@@ -269,7 +297,8 @@ def exact(value: object, *, variant: Variant, what: str, **where: object) -> Fra
 
 def check_settings(variant_key: str, raw: Mapping[str, object]) -> HouseRules:
     """The variant (or Tambouille) with its house settings, each checked against its
-    declaration."""
+    declaration; every setting at fault is said at once, by its label (``problems``: one
+    GameError per setting, for the form's fields)."""
     if variant_key not in GAMES:
         raise GameError(
             gettext_noop("unknown variant '{key}'; one of: {keys}."),
@@ -289,10 +318,18 @@ def check_settings(variant_key: str, raw: Mapping[str, object]) -> HouseRules:
             )
     try:
         return variant(**raw)
-    except SettingError as error:
-        raise GameError(
-            error.message, field=f"settings.{error.params['name']}", **error.params
-        ) from None
+    except SettingErrors as refused:
+        problems = [
+            GameError(error.message, field=f"settings.{error.setting}", **error.params)
+            for error in refused.errors
+        ]
+        if len(problems) == 1:
+            raise problems[0] from None
+        error = GameError(
+            NOTES, field=problems[0].field, notes=tuple(problem.note for problem in problems)
+        )
+        error.problems = problems
+        raise error from None
 
 
 # --- a round -----------------------------------------------------------------
@@ -356,7 +393,7 @@ def check_cards_once(variant: Variant, entry: RoundEntry, *, round: int) -> None
     for card in entry.penalty_cards:
         owners.setdefault(card, []).append(entry.caller or "")
     for card, places in owners.items():
-        allowed = variant.decks * (variant.values.jokers if card.is_joker else 1)
+        allowed = variant.copies(card)
         if len(places) > allowed:
             who = ", ".join(sorted(set(places), key=places.index)) or "?"
             if card.is_joker:
@@ -607,6 +644,8 @@ def score_game(game: GameEntry) -> ScoreSheet:
     if game.ended:
         game = ended_after_last_round(game)
     variant = check_settings(game.variant, game.settings)
+    if game.rules_name is not None:
+        check_rules_name(game.rules_name)
     if isinstance(variant, Tambouille):
         return score_match(game, variant)
     if game.blocked_after is not None:

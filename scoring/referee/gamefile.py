@@ -19,6 +19,7 @@ from scoring.referee.engine import (
     Penalty,
     RoundEntry,
     ScoreSheet,
+    check_rules_name,
     clean_name,
     unstorable,
 )
@@ -28,19 +29,25 @@ from scoring.referee.tambouille import Tambouille
 GAME_FORMAT = "tamalou-ref.game/1"
 SHEET_FORMAT = "tamalou-ref.scoresheet/1"
 MAX_FILE_BYTES = 2_000_000
+# What one file may hold, each far above any real game and refused before any work is done:
+MAX_KEYS = 64  # keys in one object (a round's hands: 8 players; the house settings)
+MAX_ITEMS = 10_000  # items in one list (999 rounds, a hand's cards)
+MAX_DEPTH = 8  # objects and lists inside each other (a game file needs 5)
+MAX_DIGITS = 30  # digits in one number (a float JSON writes has 17)
 
 GAME_KEYS = {
     "format",
     "id",
     "variant",
     "settings",
+    "rules_name",
     "blocked",
     "first_dealer",
     "ended",
     "players",
     "rounds",
 }
-OPTIONAL_GAME_KEYS = {"id", "settings", "blocked", "first_dealer", "ended"}
+OPTIONAL_GAME_KEYS = {"id", "settings", "rules_name", "blocked", "first_dealer", "ended"}
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 ROUND_KEYS = {"hands", "caller", "counter_caller", "emptied", "penalties", "penalty_cards"}
 MATCH_ROUND_KEYS = {"hands"}  # a Tambouille turn round: the cards each player holds
@@ -56,27 +63,80 @@ def _refuse_constant(name: str) -> None:
     )
 
 
+def _too_many_digits(text: str) -> bool:
+    # Checked on the number's text, before Python converts it: an int of more than 4,300
+    # digits raises ValueError, and converting long ones takes quadratic time.
+    if len(text) <= MAX_DIGITS:  # every number of a real file, at once
+        return False
+    return len(text) > MAX_DIGITS + 8 or sum(char.isdigit() for char in text) > MAX_DIGITS
+
+
+def _refuse_long_number(text: str) -> None:
+    raise GameError(
+        gettext_noop("the file holds a number longer than {most} digits."), most=MAX_DIGITS
+    )
+
+
+def parse_int(text: str) -> int:
+    if _too_many_digits(text):
+        _refuse_long_number(text)
+    return int(text)
+
+
+def parse_float(text: str) -> float:
+    if _too_many_digits(text):
+        _refuse_long_number(text)
+    return float(text)
+
+
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [key for key, _ in pairs]
-    for key in keys:
-        if keys.count(key) > 1:
-            raise GameError(gettext_noop("the key '{key}' is given twice in one object."), key=key)
-    return dict(pairs)
-
-
-def parse_json(data: bytes | str) -> object:
-    if len(data) > MAX_FILE_BYTES:
+    if len(pairs) > MAX_KEYS:
         raise GameError(
-            gettext_noop("the file is larger than {size} MB."), size=MAX_FILE_BYTES // 1_000_000
+            gettext_noop("an object of the file has more than {most} keys."), most=MAX_KEYS
         )
-    if isinstance(data, bytes):
-        try:
-            data = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise GameError(gettext_noop("the file is not UTF-8 text.")) from None
+    result = dict(pairs)
+    if len(result) < len(pairs):  # some key came twice: find the first one, in linear time
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise GameError(
+                    gettext_noop("the key '{key}' is given twice in one object."), key=key
+                )
+            seen.add(key)
+    return result
+
+
+def _check_size(value: object) -> None:
+    """Lists of at most MAX_ITEMS items, nested at most MAX_DEPTH deep: one pass, no
+    recursion (objects were checked as they were read)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise GameError(
+                gettext_noop("the file is nested more than {most} levels deep."), most=MAX_DEPTH
+            )
+        if isinstance(item, list):
+            if len(item) > MAX_ITEMS:
+                raise GameError(
+                    gettext_noop("a list of the file has more than {most} items."),
+                    most=MAX_ITEMS,
+                )
+            stack.extend((child, depth + 1) for child in item)
+        elif isinstance(item, dict):
+            stack.extend((child, depth + 1) for child in item.values())
+
+
+def loads(text: str) -> object:
+    """Strict JSON: no NaN or Infinity, no key twice, and each limit refused as soon as it is
+    passed, so that reading takes time linear in the text's length."""
     try:
-        return json.loads(
-            data, parse_constant=_refuse_constant, object_pairs_hook=_no_duplicate_keys
+        data = json.loads(
+            text,
+            parse_constant=_refuse_constant,
+            parse_int=parse_int,
+            parse_float=parse_float,
+            object_pairs_hook=_no_duplicate_keys,
         )
     except GameError:
         raise
@@ -90,6 +150,21 @@ def parse_json(data: bytes | str) -> object:
             line=error.lineno,
             column=error.colno,
         ) from None
+    _check_size(data)
+    return data
+
+
+def parse_json(data: bytes | str) -> object:
+    if len(data) > MAX_FILE_BYTES:
+        raise GameError(
+            gettext_noop("the file is larger than {size} MB."), size=MAX_FILE_BYTES // 1_000_000
+        )
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise GameError(gettext_noop("the file is not UTF-8 text.")) from None
+    return loads(data)
 
 
 def read_game(data: bytes | str) -> GameEntry:
@@ -166,6 +241,9 @@ def game_from_json(data: object) -> GameEntry:
     )
     players = _expect(data["players"], list, gettext_noop("the players"), field="players")
     rounds = _expect(data["rounds"], list, gettext_noop("the rounds"), field="rounds")
+    rules_name = data.get("rules_name")
+    if rules_name is not None:
+        rules_name = check_rules_name(rules_name)
     blocked = data.get("blocked", False)
     if not isinstance(blocked, bool):
         raise GameError(gettext_noop("blocked must be true or false."), field="blocked")
@@ -196,6 +274,7 @@ def game_from_json(data: object) -> GameEntry:
         rounds=tuple(round_from_json(entry, number) for number, entry in enumerate(rounds, 1)),
         settings=settings,
         blocked_after=len(rounds) if blocked else None,
+        rules_name=rules_name,
         ended=ended,
         first_dealer=first_dealer,
         game_id=game_id,
@@ -278,9 +357,12 @@ def round_from_json(data: object, number: int) -> RoundEntry:
 
 
 def _number_json(value: object) -> object:
-    """Numbers as exact JSON numbers (23, not 23.0); other values unchanged."""
+    """Numbers as exact JSON numbers (23, not 23.0), inside objects too (card_values,
+    reset); other values unchanged."""
     if isinstance(value, int | float | Fraction) and not isinstance(value, bool):
         return json_number(Fraction(value))
+    if isinstance(value, Mapping):
+        return {key: _number_json(item) for key, item in value.items()}
     return value
 
 
@@ -297,7 +379,9 @@ def game_to_json(game: GameEntry) -> dict[str, object]:
         data["id"] = game.game_id
     data["variant"] = game.variant
     if game.settings:
-        data["settings"] = {key: _number_json(value) for key, value in game.settings.items()}
+        data["settings"] = _number_json(game.settings)
+    if game.rules_name is not None:
+        data["rules_name"] = game.rules_name
     if game.blocked_after is not None:
         data["blocked"] = True
     if game.ended:

@@ -53,7 +53,7 @@ class Note:
         number: Callable[[Fraction], str] = format_points,
         plural: Callable[[str, str, int], str] = english_plural,
     ) -> str:
-        values = {key: _shown(value, translate, number) for key, value in self.params}
+        values = {key: _shown(value, translate, number, plural) for key, value in self.params}
         if isinstance(self.template, Plural):
             count = dict(self.params)["count"]
             return plural(self.template, self.template.plural, count).format(**values)
@@ -63,7 +63,17 @@ class Note:
         return self.render()
 
 
-def _shown(value: object, translate: Callable[[str], str], number) -> object:
+# A note made of several notes (every setting at fault, a section of a rules page).
+NOTES = gettext_noop("{notes}")
+
+
+def notes_together(parts: Iterable[Note]) -> Note:
+    return note(NOTES, notes=tuple(parts))
+
+
+def _shown(value: object, translate: Callable[[str], str], number, plural=english_plural) -> object:
+    if isinstance(value, tuple) and value and all(isinstance(v, Note) for v in value):
+        return " ".join(v.render(translate, number, plural) for v in value)
     if isinstance(value, Card):
         return card_name(value, translate)
     if isinstance(value, tuple) and value and all(isinstance(v, Card) for v in value):

@@ -7,6 +7,7 @@ import sys
 from django.core.management.base import BaseCommand
 from django.urls import reverse
 
+from scoring.backup import one_line
 from scoring.management.commands.score_game import read_source
 from scoring.models import Game
 from scoring.referee.engine import GameError
@@ -22,6 +23,6 @@ class Command(BaseCommand):
         try:
             game = Game.objects.import_file(read_source(path))
         except GameError as error:
-            self.stderr.write(f"import_game: {error}")
+            self.stderr.write(one_line(f"import_game: {error}"))
             sys.exit(1)
         self.stdout.write(reverse("edit", args=[game.edit_key]))

@@ -6,6 +6,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
+from scoring.backup import one_line
 from scoring.referee.engine import GameError, score_game
 from scoring.referee.gamefile import MAX_FILE_BYTES, dumps, read_game, sheet_to_json
 
@@ -32,6 +33,6 @@ class Command(BaseCommand):
         try:
             sheet = score_game(read_game(read_source(path)))
         except GameError as error:
-            self.stderr.write(f"score_game: {error}")
+            self.stderr.write(one_line(f"score_game: {error}"))
             sys.exit(1)
         self.stdout.write(dumps(sheet_to_json(sheet)), ending="")

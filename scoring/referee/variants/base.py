@@ -14,11 +14,47 @@ from fractions import Fraction
 from functools import cached_property
 from typing import ClassVar
 
-from scoring.referee.cards import JOKER, RANKS, Card, full_deck
-from scoring.referee.house import HouseRules
-from scoring.referee.notes import Note, gettext_noop, names, note
+from scoring.referee.cards import JOKER, RANKS, Card, format_points, full_deck, parse_card
+from scoring.referee.house import (
+    CALL_BONUS,
+    CALL_PENALTY,
+    CARD_VALUES,
+    DECK,
+    DECKS,
+    JOKERS,
+    LIMIT,
+    RESET,
+    ROUNDS,
+    HouseRules,
+    HouseSetting,
+    SettingError,
+)
+from scoring.referee.notes import Note, Term, gettext_noop, names, note, notes_together
 
 ZERO = Fraction(0)
+
+# The ranks of each deck a table may choose (setting ``deck``).
+DECK_RANKS = {"52": RANKS, "32": ("A", "7", "8", "9", "10", "J", "Q", "K")}
+
+
+def house_settings(
+    *own: HouseSetting, then: tuple[HouseSetting, ...] = (), **defaults: object
+) -> tuple[HouseSetting, ...]:
+    """A variant's settings in the order the new-game form shows them: rounds, the
+    variant's ``own``, the ones every variant takes (decks, deck, jokers, card values),
+    then ``then``; ``defaults`` gives this variant's default of any of them (RULES.md's
+    table of house rules)."""
+    taken = (ROUNDS, *own, DECKS, DECK, JOKERS, CARD_VALUES, *then)
+    return tuple(
+        setting.but(default=defaults[setting.name]) if setting.name in defaults else setting
+        for setting in taken
+    )
+
+
+# The settings of a call's bonus and penalty, of the game's limit and of the reset, in the
+# order the new-game form shows them (after a variant's own).
+CALL_SETTINGS = (CALL_BONUS, CALL_PENALTY)
+END_SETTINGS = (LIMIT, RESET)
 
 # Decisions that hold in every variant, shown on every rules page.
 GENERAL_DECISIONS = (
@@ -34,6 +70,10 @@ GENERAL_DECISIONS = (
     ),
     gettext_noop(
         "With two decks a card may appear twice in a round, and there are up to 4 jokers."
+    ),
+    gettext_noop(
+        "House rules set the joker's value once: by the joker value or by the card values, "
+        "not both."
     ),
 )
 
@@ -75,7 +115,8 @@ class CardValues:
             return Fraction(joker_value)
         worth = self.named.get(card.rank)
         if worth is None:
-            return Fraction(int(card.rank))
+            # A number card is worth its face; a joker the variant does not have, 0.
+            return ZERO if card.is_joker else Fraction(int(card.rank))
         if isinstance(worth, RedBlack):
             worth = worth.red if card.is_red else worth.black
         return Fraction(worth)
@@ -236,23 +277,90 @@ class Variant(HouseRules):
 
     # --- the deck and its values -------------------------------------------
 
+    @property
+    def ranks(self) -> tuple[str, ...]:
+        """The ranks of the table's deck (setting ``deck``: 52 or 32 cards)."""
+        return DECK_RANKS[self.settings.get("deck", "52")]
+
+    @property
+    def jokers(self) -> int:
+        """Jokers in one deck (setting ``jokers``)."""
+        return self.settings.get("jokers", 0)
+
+    def default_value(self, card: Card) -> Fraction:
+        """The card's value before ``card_values``: the variant's, or the joker value set."""
+        joker_value = self.settings.get("joker_value")
+        return self.values.value(card, None if joker_value is None else Fraction(joker_value))
+
     @cached_property
     def _card_values(self) -> dict[Card, Fraction]:
-        joker_value = self.settings.get("joker_value")
-        joker = None if joker_value is None else Fraction(joker_value)
-        return {card: self.values.value(card, joker) for card in self.deck()}
+        changed = self.settings.get("card_values") or {}
+        return {
+            card: Fraction(changed.get(card.code, changed.get(card.rank, self.default_value(card))))
+            for card in self.deck()
+        }
 
     def value(self, card: Card) -> Fraction:
         return self._card_values[card]
 
-    @classmethod
-    def in_deck(cls, card: Card) -> bool:
-        return card.rank in cls.values.ranks or (card.is_joker and cls.values.jokers > 0)
+    def in_deck(self, card: Card) -> bool:
+        return card.rank in self.ranks or (card.is_joker and self.jokers > 0)
 
-    @classmethod
-    def deck(cls) -> tuple[Card, ...]:
+    def deck(self) -> tuple[Card, ...]:
         """The distinct cards of one deck (the joker once), for pickers and tables."""
-        return full_deck(cls.values.ranks, jokers=min(cls.values.jokers, 1))
+        return full_deck(self.ranks, jokers=min(self.jokers, 1))
+
+    def copies(self, card: Card) -> int:
+        """How many of this card the table's decks hold (jokers: per deck × decks)."""
+        return self.decks * (self.jokers if card.is_joker else 1)
+
+    def card_value_rows(self) -> list[dict]:
+        """What the builder draws for ``card_values``: one row per rank of the chosen deck
+        (then the joker), each with its cards, each card with its key (``KH``), its default
+        value and its value under these settings; a row's ``default`` is None when its
+        cards' defaults differ (a red and a black king)."""
+        rows: dict[str, dict] = {}
+        for card in self.deck():
+            row = rows.setdefault(card.rank, {"key": card.rank, "cards": []})
+            row["cards"].append(
+                {
+                    "card": card,
+                    "key": card.code,
+                    "default": self.default_value(card),
+                    "value": self.value(card),
+                }
+            )
+        for row in rows.values():
+            defaults = {item["default"] for item in row["cards"]}
+            row["default"] = defaults.pop() if len(defaults) == 1 else None
+        return list(rows.values())
+
+    def check_together(self, wrong: set[str]) -> list[SettingError]:
+        """Every card_values key must name a card of the chosen deck, and the joker's value
+        is set once (``joker_value`` or ``card_values``' JOKER, not both)."""
+        if "card_values" in wrong or not self.settings.get("card_values"):
+            return []
+        setting = self.setting("card_values")
+        errors = []
+        for key in self.settings["card_values"]:
+            card = Card(JOKER) if key == JOKER else parse_card(key + "S" if key in RANKS else key)
+            if not self.in_deck(card):
+                errors.append(
+                    setting.error(
+                        gettext_noop("“{name}”: there is no {card} in this deck."),
+                        card=Term(gettext_noop("joker")) if card.is_joker else key,
+                    )
+                )
+            elif card.is_joker and "joker_value" in self.given:
+                errors.append(
+                    setting.error(
+                        gettext_noop(
+                            "“{name}”: the joker's value is set twice, here and in “{other}”."
+                        ),
+                        other=Term(self.setting("joker_value").label),
+                    )
+                )
+        return errors
 
     @property
     def decks(self) -> int:
@@ -266,12 +374,31 @@ class Variant(HouseRules):
     def rounds(self) -> int | None:
         return self.settings.get("rounds")
 
+    @property
+    def call_bonus(self) -> Fraction:
+        """A successful caller's round score, in place of his hand total."""
+        return Fraction(self.settings.get("call_bonus", 0))
+
+    @property
+    def call_penalty(self) -> Fraction:
+        """Added to a failed caller's hand total (Cabo bruxellois: a Cabo raté's score)."""
+        return Fraction(self.settings.get("call_penalty", 0))
+
+    @property
+    def limit(self) -> Fraction | None:
+        limit = self.settings.get("limit")
+        return None if limit is None else Fraction(limit)
+
+    @property
+    def reset(self) -> tuple[Fraction, Fraction] | None:
+        reset = self.settings.get("reset")
+        return None if reset is None else (Fraction(reset["at"]), Fraction(reset["to"]))
+
     def _all_cards_added(self, keep) -> Fraction:
         """Every card of the table's decks in one hand, counting only the values kept."""
         total = ZERO
         for card, value in self._card_values.items():
-            copies = self.values.jokers if card.is_joker else 1
-            total += keep(value, ZERO) * copies * self.decks
+            total += keep(value, ZERO) * self.copies(card)
         return total
 
     @cached_property
@@ -287,11 +414,77 @@ class Variant(HouseRules):
     def power_of(self, card: Card) -> Power | None:
         return next((power for power in self.powers if power.applies_to(card)), None)
 
+    def rule_params(self) -> dict[str, object]:
+        """The numbers a rules text may name, from this game's settings: ``{call}`` the call
+        word, ``{threshold}``, ``{bonus}`` and ``{penalty}`` of a call, ``{limit}``."""
+        reset = self.reset or (None, None)
+        return {
+            "call": self.call_word,
+            "threshold": self.threshold,
+            "bonus": self.call_bonus,
+            "penalty": self.call_penalty,
+            "limit": self.limit,
+            "rounds": self.rounds,
+            "deck": self.settings.get("deck"),
+            "reset_at": reset[0],
+            "reset_to": reset[1],
+        }
+
+    @property
+    def summary_text(self) -> Note:
+        """The one-line summary with this game's numbers; the variant's own when the game
+        switched off what it names (a Tamoul without its reset)."""
+        params = self.rule_params()
+        named = [key for key in params if "{" + key + "}" in self.summary]
+        if any(params[key] is None for key in named):
+            params = type(self)().rule_params()
+        return note(self.summary, **params)
+
+    def house_texts(self, section: str) -> list[Note]:
+        """What the house settings add to a section of the rules: a failed call's penalty
+        where the variant's text has none, the agreed rounds, the reset, the limit."""
+        if section == "scoring" and self.call_penalty and not self.defaults.get("call_penalty"):
+            text = gettext_noop("A failed caller adds {penalty} to their hand.")
+            return [note(text, penalty=self.call_penalty)]
+        if section != "end":
+            return []
+        texts = []
+        if self.rounds is not None:
+            texts.append(
+                note(gettext_noop("The game ends after {rounds} rounds."), rounds=self.rounds)
+            )
+        if self.reset is not None:
+            texts.append(
+                note(
+                    gettext_noop("After each round a total of exactly {at} falls back to {to}."),
+                    at=self.reset[0],
+                    to=self.reset[1],
+                )
+            )
+        if self.limit is not None:
+            texts.append(self.limit_text(self.limit))
+        return texts
+
+    def section_texts(self, key: str, own: Note) -> list[Note]:
+        """The section's own text, what the house settings add after its scoring and before
+        its end."""
+        added = self.house_texts(key)
+        return [own, *added] if key == "scoring" else [*added, own]
+
+    def limit_text(self, limit: Fraction) -> Note:
+        return note(
+            gettext_noop("The game ends after a round in which a total goes over {limit}."),
+            limit=limit,
+        )
+
     def rule_texts(self) -> list[tuple[str, Note]]:
-        """(title, text) of each section, the placeholders filled from this variant."""
-        params = {"call": self.call_word, "threshold": self.threshold}
+        """(title, text) of each section, the placeholders filled from this game's settings,
+        with what its house settings add."""
+        params = self.rule_params()
         return [
-            (title, note(self.rules[key], **params)) for key, title in SECTIONS if key in self.rules
+            (title, notes_together(self.section_texts(key, note(self.rules[key], **params))))
+            for key, title in SECTIONS
+            if key in self.rules
         ]
 
     # --- a round -----------------------------------------------------------
@@ -303,11 +496,23 @@ class Variant(HouseRules):
         """How many penalty cards the caller must draw once the hands are in."""
         return 0
 
-    # Shown beside a player whose total was adjusted in the last round (Tamoul: "100 → 50").
-    adjustment_label: ClassVar[str] = ""
+    @property
+    def adjustment_label(self) -> str:
+        """Shown beside a player whose total was reset in the last round ("100 → 50")."""
+        reset = self.reset
+        return "" if reset is None else f"{format_points(reset[0])} → {format_points(reset[1])}"
 
     def adjust_total(self, player: str, total: Fraction) -> tuple[Fraction, Note | None]:
-        """A running total after the round's score is added (Tamoul's 100 → 50)."""
+        """A running total after the round's score, penalties included, is added: exactly
+        the reset's "at" falls back to its "to", once (Tamoul's 100 → 50)."""
+        reset = self.reset
+        if reset is not None and total == reset[0]:
+            return reset[1], note(
+                gettext_noop("{player} reached exactly {at} and falls back to {to}."),
+                player=player,
+                at=reset[0],
+                to=reset[1],
+            )
         return total, None
 
     def next_deal(self, rotation: tuple[str, str], caller: str | None, winners: list[str]):
@@ -315,9 +520,23 @@ class Variant(HouseRules):
         return rotation
 
     def landmarks(self) -> tuple[Landmark, ...]:
-        """The running totals where this variant's rules act (an elimination, a reset, the
-        end), from the same constants the rules below use; none by default."""
-        return ()
+        """The running totals where this game's rules act (a reset, the limit), from the
+        same settings the rules below use."""
+        reset, limit = self.reset, self.limit
+        if reset is not None and reset[0] == limit:
+            # One line: exactly the limit falls back, over it ends the game.
+            label = gettext_noop("{total} → {to}; over: the end")
+            return (Landmark(limit, note(label, total=limit, to=reset[1])),)
+        marks = []
+        if reset is not None:
+            label = note(gettext_noop("{total} → {to}"), total=reset[0], to=reset[1])
+            marks.append(Landmark(reset[0], label))
+        if limit is not None:
+            marks.append(Landmark(limit, self.limit_label(limit)))
+        return tuple(marks)
+
+    def limit_label(self, limit: Fraction) -> Note:
+        return note(gettext_noop("over {total}: the end"), total=limit)
 
     def knocked_out(self, standing: Standing) -> list[str]:
         """The players who leave the game after this round (Dutch)."""
@@ -331,8 +550,10 @@ class Variant(HouseRules):
     # --- the end of the game ----------------------------------------------
 
     def game_over(self, standing: Standing) -> bool:
-        """The variant's own end; the agreed number of rounds is checked besides."""
-        return False
+        """The variant's own end: a running total over the limit (T > limit), when there is
+        one; the agreed number of rounds is checked besides."""
+        limit = self.limit
+        return limit is not None and any(standing.totals[p] > limit for p in standing.order)
 
     def game_winners(self, standing: Standing) -> list[str]:
         """Lowest running total among the players still in (ties share the win)."""
@@ -394,3 +615,20 @@ def call_succeeds(variant: Variant, play: Play) -> bool:
     total = play.t(play.caller)
     within = threshold is None or total <= threshold
     return within and play.strictly_lowest(play.caller)
+
+
+def failed_call_note(caller: str, total: Fraction, penalty: Fraction, score: Fraction) -> Note:
+    """What a failed caller scores: the hand total, plus the penalty when there is one."""
+    if penalty == 0:
+        return note(
+            gettext_noop("The call fails: {caller} scores the hand total, {total}."),
+            caller=caller,
+            total=total,
+        )
+    return note(
+        gettext_noop("The call fails: {caller} scores {total} + {penalty} = {score}."),
+        caller=caller,
+        total=total,
+        penalty=penalty,
+        score=score,
+    )

@@ -5,11 +5,10 @@ The rules as players read them: /rules/cabo_bruxellois/ (rules_variant.html).
 
 from __future__ import annotations
 
-from fractions import Fraction
-
-from scoring.referee.house import CALL_THRESHOLD, DECKS, ROUNDS
+from scoring.referee.house import CALL_PENALTY, CALL_THRESHOLD
 from scoring.referee.notes import Note, gettext_noop, note
 from scoring.referee.variants.base import (
+    END_SETTINGS,
     TAMALOU_POWERS,
     ZERO,
     CardValues,
@@ -18,21 +17,22 @@ from scoring.referee.variants.base import (
     RedBlack,
     Variant,
     caller_or_lowest_others,
+    house_settings,
 )
-
-MISSED_CABO = Fraction(10)
 
 
 class CaboBruxellois(Variant):
     key = "cabo_bruxellois"
     name = gettext_noop("Cabo bruxellois (Belgian Tamalou)")
     summary = gettext_noop(
-        "Red kings are worth −2; a Cabo over 5 costs the caller 10 alone; "
+        "Red kings are worth −2; a Cabo over {threshold} costs the caller {penalty} alone; "
         "a beaten caller pays the difference."
     )
     call_word = "Cabo"
     values = CardValues(numbers=range(2, 11), A=1, J=11, Q=12, K=RedBlack(red=-2, black=13))
-    house_settings = (ROUNDS, CALL_THRESHOLD.but(default=5), DECKS)
+    house_settings = house_settings(
+        CALL_THRESHOLD, then=(CALL_PENALTY.but(default=10), *END_SETTINGS)
+    )
     decisions = (
         gettext_noop(
             "A caller tied with another player pays no difference but the Cabo is not a success."
@@ -63,11 +63,11 @@ class CaboBruxellois(Variant):
             "The others play until it is your turn again. Call with {threshold} or less."
         ),
         "scoring": gettext_noop(
-            "Missed Cabo (caller over {threshold}): the caller scores 10, everyone else 0, and "
-            "a new round starts. Otherwise everyone scores their hand, a negative hand counting "
-            "as 0. A negative caller scores 0 and gives their points to every other player "
-            "(-4 gives +4 to each). A caller beaten by someone pays the difference: their hand "
-            "+ (their hand - the lowest hand)."
+            "Missed Cabo (caller over {threshold}): the caller scores {penalty}, everyone else "
+            "0, and a new round starts. Otherwise everyone scores their hand, a negative hand "
+            "counting as 0. A negative caller scores 0 and gives their points to every other "
+            "player (-4 gives +4 to each). A caller beaten by someone pays the difference: "
+            "their hand + (their hand - the lowest hand)."
         ),
         "end": gettext_noop(
             "As agreed before the game: a number of rounds, or until the table stops. The "
@@ -122,22 +122,33 @@ class CaboBruxellois(Variant):
                     gift=-total,
                 )
             )
-        # 3. Beaten by someone: the caller pays the difference with the lowest hand.
+        # 3. Beaten by someone: the caller pays the difference with the lowest hand; a
+        # result below 0 counts as 0 (RULES.md), said with true arithmetic.
         beaten_by = play.beaten_by(caller, strictly=True)
         if beaten_by:
             lowest = min(play.t(p) for p in beaten_by)
-            scores[caller] = max(total + (total - lowest), ZERO)
+            difference = total - lowest
+            result = total + difference
+            scores[caller] = max(result, ZERO)
+            if result < 0:
+                template = gettext_noop(
+                    "{caller} called {call} with {total} but someone had {lowest}: "
+                    "{total} + {difference} = {result}, counted as 0."
+                )
+            else:
+                template = gettext_noop(
+                    "{caller} called {call} with {total} but someone had {lowest}: "
+                    "{total} + {difference} = {result}."
+                )
             notes.append(
                 note(
-                    gettext_noop(
-                        "{caller} called {call} with {total} but someone had {lowest}: "
-                        "{total} + ({total} - {lowest}) = {score}."
-                    ),
+                    template,
                     caller=caller,
                     call=self.call_word,
                     total=total,
                     lowest=lowest,
-                    score=scores[caller],
+                    difference=difference,
+                    result=result,
                 )
             )
         succeeded = play.strictly_lowest(caller)
@@ -145,16 +156,18 @@ class CaboBruxellois(Variant):
 
     def missed_cabo(self, play: Play) -> Outcome:
         caller = play.caller
-        scores = {p: (MISSED_CABO if p == caller else ZERO) for p in play.order}
+        missed = self.call_penalty
+        scores = {p: (missed if p == caller else ZERO) for p in play.order}
         notes = [
             note(
                 gettext_noop(
                     "Missed Cabo: {caller} called with {total}, over {threshold}. "
-                    "{caller} scores 10, everyone else 0."
+                    "{caller} scores {penalty}, everyone else 0."
                 ),
                 caller=caller,
                 total=play.t(caller),
                 threshold=self.threshold,
+                penalty=missed,
             )
         ]
         return Outcome(scores, caller_or_lowest_others(play, False), False, notes)

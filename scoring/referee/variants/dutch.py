@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scoring.referee.house import DECKS, ROUNDS
 from scoring.referee.notes import Note, gettext_noop, note
 from scoring.referee.variants.base import (
+    END_SETTINGS,
     SETUP_52,
     TURN,
     CardValues,
-    Landmark,
     Outcome,
     Play,
     Power,
@@ -21,21 +20,20 @@ from scoring.referee.variants.base import (
     Standing,
     Variant,
     hand_totals_scored,
+    house_settings,
     no_caller,
 )
-
-KNOCKOUT = Fraction(100)
 
 
 class Dutch(Variant):
     key = "dutch"
     name = gettext_noop("Dutch")
     summary = gettext_noop(
-        "Everyone scores their hand; reaching 100 knocks you out; the last player in wins."
+        "Everyone scores their hand; reaching {limit} knocks you out; the last player in wins."
     )
     call_word = "Dutch"
     values = CardValues(numbers=range(2, 11), A=1, J=11, Q=12, K=RedBlack(red=0, black=20))
-    house_settings = (ROUNDS, DECKS)
+    house_settings = house_settings(then=END_SETTINGS, limit=100)
     settled = (
         gettext_noop(
             "Reaching 100 exactly already knocks a player out. If the last players all reach "
@@ -45,6 +43,10 @@ class Dutch(Variant):
     decisions = (
         gettext_noop("Players who go out in the same round are listed in turn order."),
         gettext_noop("The call succeeds when the caller has strictly the lowest hand."),
+        gettext_noop(
+            "House rules without a limit knock nobody out: the game ends after the agreed "
+            "rounds or when the table ends it."
+        ),
     )
     rules = {
         "setup": SETUP_52,
@@ -56,9 +58,8 @@ class Dutch(Variant):
         "call": gettext_noop("Any player may say “{call}” on their turn: the round stops at once."),
         "scoring": gettext_noop("Everyone scores their hand total, the caller included."),
         "end": gettext_noop(
-            "A player whose total reaches 100 is out and plays no more rounds. The last player "
-            "still in wins. If the last players all reach 100 in the same round, the one "
-            "closest to 100 wins."
+            "The last player still in wins. If the last players all go out in the same round, "
+            "the one with the lowest total wins."
         ),
     }
     powers = (
@@ -91,17 +92,28 @@ class Dutch(Variant):
         ]
         return Outcome(hand_totals_scored(play), play.lowest(), play.strictly_lowest(caller), notes)
 
-    def landmarks(self) -> tuple[Landmark, ...]:
-        return (Landmark(KNOCKOUT, note(gettext_noop("{total}: out"), total=KNOCKOUT)),)
+    def limit_text(self, limit: Fraction) -> Note:
+        return note(
+            gettext_noop("A player whose total reaches {limit} is out and plays no more rounds."),
+            limit=limit,
+        )
+
+    def limit_label(self, limit: Fraction) -> Note:
+        return note(gettext_noop("{total}: out"), total=limit)
 
     def knocked_out(self, standing: Standing) -> list[str]:
-        return [p for p in standing.in_game if standing.totals[p] >= KNOCKOUT]
+        """Every player still in whose running total reached the limit (T ≥ limit)."""
+        limit = self.limit
+        if limit is None:
+            return []
+        return [p for p in standing.in_game if standing.totals[p] >= limit]
 
     def knocked_out_note(self, player: str, total: Fraction) -> Note:
         return note(
-            gettext_noop("{player} has {total}, reaches 100 and is out of the game."),
+            gettext_noop("{player} has {total}, reaches {limit} and is out of the game."),
             player=player,
             total=total,
+            limit=self.limit,
         )
 
     def game_over(self, standing: Standing) -> bool:

@@ -5,34 +5,30 @@ The rules as players read them: /rules/dutch_toulousain/ (rules_variant.html).
 
 from __future__ import annotations
 
-from fractions import Fraction
-
-from scoring.referee.house import DECKS, ROUNDS
 from scoring.referee.notes import gettext_noop, note, plural_noop
 from scoring.referee.variants.base import (
+    END_SETTINGS,
     CardValues,
-    Landmark,
     Outcome,
     Play,
     Power,
     RedBlack,
-    Standing,
     Variant,
     hand_totals_scored,
+    house_settings,
 )
-
-END_OVER = Fraction(100)
 
 
 class DutchToulousain(Variant):
     key = "dutch_toulousain"
     name = gettext_noop("Dutch toulousain")
     summary = gettext_noop(
-        "A beaten dutcher draws a penalty card for each player under him; over 100 ends the game."
+        "A beaten dutcher draws a penalty card for each player under him; over {limit} ends "
+        "the game."
     )
     call_word = "Dutch"
     values = CardValues(numbers=range(2, 11), A=1, J=11, Q=12, K=RedBlack(red=0, black=13))
-    house_settings = (ROUNDS, DECKS)
+    house_settings = house_settings(then=END_SETTINGS, limit=100)
     penalty_cards = True
     settled = (
         gettext_noop(
@@ -75,9 +71,7 @@ class DutchToulousain(Variant):
             "dutcher, any other tie to the first tied player after the dutcher in turn order. "
             "The dutcher deals the next round and the round winner plays first."
         ),
-        "end": gettext_noop(
-            "The game ends after a round in which a total goes over 100; the lowest total wins."
-        ),
+        "end": gettext_noop("The lowest total wins."),
     }
     powers = (
         Power(
@@ -157,9 +151,3 @@ class DutchToulousain(Variant):
     def next_deal(self, rotation: tuple[str, str], caller: str | None, winners: list[str]):
         """The dutcher deals the next round and the round winner plays first."""
         return (caller, winners[0]) if caller else rotation
-
-    def landmarks(self) -> tuple[Landmark, ...]:
-        return (Landmark(END_OVER, note(gettext_noop("over {total}: the end"), total=END_OVER)),)
-
-    def game_over(self, standing: Standing) -> bool:
-        return any(standing.totals[p] > END_OVER for p in standing.order)

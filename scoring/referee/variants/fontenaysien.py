@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scoring.referee.house import CALL_THRESHOLD, DECKS, JOKER_VALUE, ROUNDS, HouseSetting
+from scoring.referee.house import CALL_THRESHOLD, JOKER_VALUE, HouseSetting
 from scoring.referee.notes import gettext_noop, names, note
 from scoring.referee.variants.base import (
     TAMALOU_POWERS,
@@ -17,6 +17,7 @@ from scoring.referee.variants.base import (
     Standing,
     Variant,
     call_succeeds,
+    house_settings,
 )
 from scoring.referee.variants.tamalou import Tamalou
 
@@ -48,13 +49,7 @@ class Fontenaysien(Variant):
     )
     call_word = "Tamalou"
     values = Tamalou.values
-    house_settings = (
-        ROUNDS,
-        CALL_THRESHOLD.but(default=5),
-        JOKER_VALUE,
-        HALF_GAME,
-        DECKS,
-    )
+    house_settings = house_settings(CALL_THRESHOLD, JOKER_VALUE, HALF_GAME, jokers=2)
     decisions = (
         gettext_noop("The round is won by the lowest round score."),
         gettext_noop(
@@ -98,17 +93,18 @@ class Fontenaysien(Variant):
     }
 
     @property
-    def limit(self) -> Fraction:
+    def lose_at(self) -> Fraction:
+        """100 (50 in a half game): a total this high loses and ends the game."""
         return HALF_GAME_LIMIT if self.settings["half_game"] else LIMIT
 
     @property
     def grand_win(self) -> Fraction:
         """-50 (-25 in a half game): a total this low wins outright."""
-        return -self.limit / 2
+        return -self.lose_at / 2
 
     def landmarks(self) -> tuple[Landmark, ...]:
         return (
-            Landmark(self.limit, note(gettext_noop("{total}: lost"), total=self.limit)),
+            Landmark(self.lose_at, note(gettext_noop("{total}: lost"), total=self.lose_at)),
             Landmark(self.grand_win, note(gettext_noop("{total}: won"), total=self.grand_win)),
         )
 
@@ -139,9 +135,9 @@ class Fontenaysien(Variant):
 
     def game_over(self, standing: Standing) -> bool:
         return any(
-            standing.totals[p] >= self.limit or standing.totals[p] <= self.grand_win
+            standing.totals[p] >= self.lose_at or standing.totals[p] <= self.grand_win
             for p in standing.order
         )
 
     def game_losers(self, standing: Standing) -> list[str]:
-        return [p for p in standing.order if standing.totals[p] >= self.limit]
+        return [p for p in standing.order if standing.totals[p] >= self.lose_at]

@@ -5,11 +5,10 @@ The rules as players read them: /rules/koubo/ (rules_variant.html).
 
 from __future__ import annotations
 
-from fractions import Fraction
-
-from scoring.referee.house import DECKS, ROUNDS
 from scoring.referee.notes import gettext_noop, note
 from scoring.referee.variants.base import (
+    CALL_SETTINGS,
+    END_SETTINGS,
     QUICK_DISCARD,
     TURN,
     CardValues,
@@ -18,22 +17,28 @@ from scoring.referee.variants.base import (
     Power,
     RedBlack,
     Variant,
+    house_settings,
     no_caller,
 )
-
-RIGHT_CALL = Fraction(-3)
-WRONG_CALL = Fraction(20)
 
 
 class Koubo(Variant):
     key = "koubo"
     name = gettext_noop("Koubo charentais")
     summary = gettext_noop(
-        "32 cards and jokers, 10 rounds; a right Koubo scores −3, a wrong one +20."
+        "{deck} cards and jokers, {rounds} rounds; a right Koubo scores {bonus}, a wrong one "
+        "+{penalty}."
     )
     call_word = "Koubo"
     values = CardValues(numbers=range(7, 11), A=1, J=2, Q=3, K=RedBlack(red=0, black=11), JOKER=-1)
-    house_settings = (ROUNDS.but(default=10, help=""), DECKS)
+    house_settings = house_settings(
+        then=(*CALL_SETTINGS, *END_SETTINGS),
+        rounds=10,
+        deck="32",
+        jokers=2,
+        call_bonus=-3,
+        call_penalty=20,
+    )
     settled = (
         gettext_noop(
             "A caller who has as few points as someone else (a tie) is not right: hand + 20."
@@ -51,11 +56,11 @@ class Koubo(Variant):
             "points than everyone else. There is no threshold."
         ),
         "scoring": gettext_noop(
-            "A caller with strictly fewer points than everyone else scores -3 instead of their "
-            "hand. If someone has as few or fewer, the caller scores their hand + 20. The "
-            "others score their hand."
+            "A caller with strictly fewer points than everyone else scores {bonus} instead of "
+            "their hand. If someone has as few or fewer, the caller scores their hand + "
+            "{penalty}. The others score their hand."
         ),
-        "end": gettext_noop("After 10 rounds (or the number agreed), the lowest total wins."),
+        "end": gettext_noop("The lowest total wins."),
     }
     powers = (
         Power(("9",), gettext_noop("Look at one of your own cards.")),
@@ -79,6 +84,10 @@ class Koubo(Variant):
     decisions = (
         gettext_noop("Saying Koubo announces the last turn of the round, not of the game."),
         gettext_noop("The round is won by the lowest hand, a failed caller included."),
+        gettext_noop(
+            "Played with 52 cards, Koubo keeps its values for jacks, queens, kings and jokers; "
+            "the 2 to 6 count their face value."
+        ),
     )
 
     def score(self, play: Play) -> Outcome:
@@ -86,21 +95,30 @@ class Koubo(Variant):
             return no_caller(play)
         caller, total = play.caller, play.t(play.caller)
         scores = dict(play.totals)
-        if play.strictly_lowest(caller):
-            scores[caller] = RIGHT_CALL
+        succeeded = play.strictly_lowest(caller)
+        if succeeded:
+            scores[caller] = self.call_bonus
             template = gettext_noop(
                 "{caller} called {call} with {total} and was strictly lowest: "
-                "-3 in place of the hand total."
+                "{bonus} in place of the hand total."
             )
         else:
-            scores[caller] = total + WRONG_CALL
+            scores[caller] = total + self.call_penalty
             template = gettext_noop(
                 "{caller} called {call} with {total} but was not strictly lowest: "
-                "{total} + 20 = {score}."
+                "{total} + {penalty} = {score}."
             )
         notes = [
-            note(template, caller=caller, call=self.call_word, total=total, score=scores[caller]),
+            note(
+                template,
+                caller=caller,
+                call=self.call_word,
+                total=total,
+                bonus=self.call_bonus,
+                penalty=self.call_penalty,
+                score=scores[caller],
+            ),
             note(gettext_noop("The others score their hand totals.")),
         ]
-        succeeded = play.strictly_lowest(caller)
+        # The round is won by the lowest hands, the caller included (RULES.md).
         return Outcome({p: scores[p] for p in play.order}, play.lowest(), succeeded, notes)

@@ -5,9 +5,11 @@ The rules as players read them: /rules/tamalou/ (rules_variant.html).
 
 from __future__ import annotations
 
-from scoring.referee.house import CALL_THRESHOLD, DECKS, JOKER_VALUE, ROUNDS
-from scoring.referee.notes import gettext_noop, names, note
+from scoring.referee.house import CALL_THRESHOLD, JOKER_VALUE
+from scoring.referee.notes import gettext_noop, names, note, plural_noop
 from scoring.referee.variants.base import (
+    CALL_SETTINGS,
+    END_SETTINGS,
     MISUSED_POWER,
     QUICK_DISCARD,
     TAMALOU_POWERS,
@@ -19,6 +21,8 @@ from scoring.referee.variants.base import (
     Variant,
     call_succeeds,
     caller_or_lowest_others,
+    failed_call_note,
+    house_settings,
     no_caller,
     why_caller_failed,
 )
@@ -28,12 +32,14 @@ class Tamalou(Variant):
     key = "tamalou"
     name = gettext_noop("Tamalou (classic)")
     summary = gettext_noop(
-        "Call with 5 or less; if you are not strictly lowest you score your hand "
+        "Call with {threshold} or less; if you are not strictly lowest you score your hand "
         "and everyone at or under you scores 0."
     )
     call_word = "Tamalou"
     values = CardValues(numbers=range(2, 11), A=1, J=10, Q=10, K=RedBlack(red=0, black=15), JOKER=0)
-    house_settings = (ROUNDS, CALL_THRESHOLD.but(default=5), JOKER_VALUE, DECKS)
+    house_settings = house_settings(
+        CALL_THRESHOLD, JOKER_VALUE, then=(*CALL_SETTINGS, *END_SETTINGS), jokers=2
+    )
     rules = {
         "setup": gettext_noop(
             "52 cards and 2 jokers, 2 to 8 players. The dealer gives each player 4 cards face "
@@ -52,7 +58,7 @@ class Tamalou(Variant):
         ),
         "scoring": gettext_noop(
             "A caller with {threshold} or less and strictly fewer points than everyone else "
-            "scores 0, and the others score their hand. Otherwise the call fails: the caller "
+            "scores {bonus}, and the others score their hand. Otherwise the call fails: the caller "
             "scores their hand, every player with as many points as the caller or fewer "
             "scores 0, and the rest score their hand. A tie is never a success for the caller."
         ),
@@ -86,30 +92,30 @@ class Tamalou(Variant):
             return no_caller(play)
         caller, total = play.caller, play.t(play.caller)
         if call_succeeds(self, play):
-            scores = {p: (0 if p == caller else play.t(p)) for p in play.order}
+            scores = {p: (self.call_bonus if p == caller else play.t(p)) for p in play.order}
             notes = [
                 note(
-                    gettext_noop(
+                    plural_noop(
                         "{caller} called {call} with {total} and was strictly lowest: "
-                        "0 points; the others score their hand totals."
+                        "{bonus} point; the others score their hand totals.",
+                        "{caller} called {call} with {total} and was strictly lowest: "
+                        "{bonus} points; the others score their hand totals.",
                     ),
                     caller=caller,
                     call=self.call_word,
                     total=total,
+                    bonus=self.call_bonus,
+                    count=abs(int(self.call_bonus)),
                 )
             ]
             return Outcome(scores, [caller], True, notes)
 
         at_or_under = play.beaten_by(caller, strictly=False)
         scores = {p: (0 if p in at_or_under else play.t(p)) for p in play.order if p != caller}
-        scores[caller] = total
+        scores[caller] = total + self.call_penalty
         notes = [
             why_caller_failed(self, play),
-            note(
-                gettext_noop("The call fails: {caller} scores the hand total, {total}."),
-                caller=caller,
-                total=total,
-            ),
+            failed_call_note(caller, total, self.call_penalty, scores[caller]),
         ]
         if at_or_under:
             notes.append(

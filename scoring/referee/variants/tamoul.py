@@ -7,38 +7,35 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scoring.referee.house import CALL_THRESHOLD, DECKS, ROUNDS
+from scoring.referee.house import CALL_THRESHOLD
 from scoring.referee.notes import Note, gettext_noop, note
 from scoring.referee.variants.base import (
+    CALL_SETTINGS,
+    END_SETTINGS,
     QUICK_DISCARD,
     SETUP_52,
     TURN,
     CardValues,
-    Landmark,
     Outcome,
     Play,
     Power,
     RedBlack,
-    Standing,
     Variant,
     call_succeeds,
     caller_or_lowest_others,
+    failed_call_note,
+    house_settings,
     no_caller,
     why_caller_failed,
 )
-
-BONUS = Fraction(-20)
-PENALTY = Fraction(20)
-RESET_AT, RESET_TO = Fraction(100), Fraction(50)
-END_OVER = Fraction(100)
 
 
 class Tamoul(Variant):
     key = "tamoul"
     name = gettext_noop("Tamoul")
     summary = gettext_noop(
-        "Half points; call with 6.5 or less for −20, risk a contre-Tamoul; "
-        "exactly 100 falls back to 50."
+        "Half points; call with {threshold} or less for {bonus}, risk a contre-Tamoul; "
+        "exactly {reset_at} falls back to {reset_to}."
     )
     call_word = "Tamoul"
     values = CardValues(
@@ -48,7 +45,15 @@ class Tamoul(Variant):
         Q=RedBlack(red=1, black=15),
         K=RedBlack(red=Fraction(1, 2), black=15),
     )
-    house_settings = (ROUNDS, CALL_THRESHOLD.but(default=Fraction(13, 2)), DECKS)
+    house_settings = house_settings(
+        CALL_THRESHOLD,
+        then=(*CALL_SETTINGS, *END_SETTINGS),
+        call_threshold=Fraction(13, 2),
+        call_bonus=-20,
+        call_penalty=20,
+        limit=100,
+        reset={"at": 100, "to": 50},
+    )
     half_points = True
     settled = (
         gettext_noop(
@@ -61,7 +66,6 @@ class Tamoul(Variant):
     )
     counter_call = True
     counter_call_word = "contre-Tamoul"
-    adjustment_label = "100 → 50"
     decisions = (
         gettext_noop(
             "A counter-caller with as many points as the caller is wrong: only fewer is right."
@@ -82,15 +86,12 @@ class Tamoul(Variant):
         ),
         "scoring": gettext_noop(
             "A caller with {threshold} or less and strictly fewer points than everyone else "
-            "scores -20; otherwise their hand + 20. A right contre-Tamoul (strictly fewer than "
-            "the caller) scores -20 and the caller just scores their hand; a wrong one scores "
-            "their hand + 20 and the caller is scored as usual. Red kings are worth half a "
-            "point: halves are kept exactly."
+            "scores {bonus}; otherwise their hand + {penalty}. A right contre-Tamoul (strictly "
+            "fewer than the caller) scores {bonus} and the caller just scores their hand; a "
+            "wrong one scores their hand + {penalty} and the caller is scored as usual. Red "
+            "kings are worth half a point: halves are kept exactly."
         ),
-        "end": gettext_noop(
-            "A total of exactly 100 falls back to 50. The game ends after a round in which a "
-            "total goes over 100; the lowest total wins."
-        ),
+        "end": gettext_noop("The lowest total wins."),
     }
     powers = (
         Power(("7",), gettext_noop("Look at one of your own cards.")),
@@ -115,86 +116,63 @@ class Tamoul(Variant):
             return no_caller(play)
         caller, counter = play.caller, play.counter_caller
         total = play.t(caller)
+        bonus, penalty = self.call_bonus, self.call_penalty
         scores = dict(play.totals)
         notes: list[Note] = []
 
         if counter is not None and play.t(counter) < total:
             # The counter-caller was right: he takes the bonus, the caller just scores his hand.
-            scores[counter] = BONUS
+            scores[counter] = bonus
             notes.append(
                 note(
                     gettext_noop(
                         "{counter} said contre-Tamoul with {counter_total}, fewer than "
-                        "{caller}'s {total}: -20 for {counter}; {caller} scores the hand total, "
-                        "{total}."
+                        "{caller}'s {total}: {bonus} for {counter}; {caller} scores the hand "
+                        "total, {total}."
                     ),
                     counter=counter,
                     counter_total=play.t(counter),
                     caller=caller,
                     total=total,
+                    bonus=bonus,
                 )
             )
             winners, succeeded = [counter], False
         else:
             if counter is not None:
-                scores[counter] = play.t(counter) + PENALTY
+                scores[counter] = play.t(counter) + penalty
                 notes.append(
                     note(
                         gettext_noop(
                             "{counter} said contre-Tamoul with {counter_total}, not fewer "
-                            "than {caller}'s {total}: {counter_total} + 20 = {score}."
+                            "than {caller}'s {total}: {counter_total} + {penalty} = {score}."
                         ),
                         counter=counter,
                         counter_total=play.t(counter),
                         caller=caller,
                         total=total,
+                        penalty=penalty,
                         score=scores[counter],
                     )
                 )
             succeeded = call_succeeds(self, play)
             if succeeded:
-                scores[caller] = BONUS
+                scores[caller] = bonus
                 notes.append(
                     note(
                         gettext_noop(
-                            "{caller} called {call} with {total} and was strictly lowest: -20."
+                            "{caller} called {call} with {total} and was strictly lowest: {bonus}."
                         ),
                         caller=caller,
                         call=self.call_word,
                         total=total,
+                        bonus=bonus,
                     )
                 )
             else:
-                scores[caller] = total + PENALTY
+                scores[caller] = total + penalty
                 notes.append(why_caller_failed(self, play))
-                notes.append(
-                    note(
-                        gettext_noop("The call fails: {caller} scores {total} + 20 = {score}."),
-                        caller=caller,
-                        total=total,
-                        score=scores[caller],
-                    )
-                )
+                notes.append(failed_call_note(caller, total, penalty, scores[caller]))
             winners = caller_or_lowest_others(play, succeeded)
         notes.append(note(gettext_noop("The others score their hand totals.")))
         return Outcome({p: scores[p] for p in play.order}, winners, succeeded, notes)
-
-    def landmarks(self) -> tuple[Landmark, ...]:
-        # One line: exactly RESET_AT falls back, over END_OVER (the same 100) ends the game.
-        return (
-            Landmark(
-                RESET_AT,
-                note(gettext_noop("{total} → {to}; over: the end"), total=RESET_AT, to=RESET_TO),
-            ),
-        )
-
-    def adjust_total(self, player: str, total: Fraction) -> tuple[Fraction, Note | None]:
-        if total == RESET_AT:
-            return RESET_TO, note(
-                gettext_noop("{player} reached exactly 100 and falls back to 50."),
-                player=player,
-            )
-        return total, None
-
-    def game_over(self, standing: Standing) -> bool:
-        return any(standing.totals[p] > END_OVER for p in standing.order)

@@ -1,0 +1,52 @@
+"""Rate limits on the writes that create things, per client (django-ratelimit).
+
+A new game, an import and a round sent by a phone that was offline each create rows; without
+a limit one client created 2,000 games in 5 seconds. Each is counted per client address in a
+fixed window, and past its rate answered 429 with the app's page (``errors.too_many_requests``)
+before anything is stored. The rates (``RATE_LIMITS`` in the settings) are far above
+what a table does in an evening, so a real table never meets them.
+
+The counts live in Django's database cache (``CACHES["ratelimit"]``, its table created by
+migration 0004): the one database that every gunicorn worker and every app server already
+shares, so a client cannot spread its requests over processes to pass the limit. That cache
+increments with a read and a write, not atomically (django-ratelimit's check E003, silenced
+in the settings): requests arriving at the very same moment may count once between them,
+which lets a flood through by a few requests at most.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+from django.conf import settings
+from django.http import HttpRequest
+from django_ratelimit.decorators import ratelimit
+
+NEW_GAME, IMPORT, SYNC = "new-game", "import", "sync"
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The client's address: REMOTE_ADDR, or behind a proxy the header it sets
+    (``RATELIMIT_CLIENT_HEADER``, e.g. HTTP_X_FORWARDED_FOR: its last address is the one the
+    proxy saw). Anything that is not an address counts as REMOTE_ADDR."""
+    header = getattr(settings, "RATELIMIT_CLIENT_HEADER", "")
+    given = request.META.get(header, "") if header else ""
+    for text in (given.rsplit(",", 1)[-1].strip(), request.META.get("REMOTE_ADDR", "")):
+        try:
+            return str(ipaddress.ip_address(text))
+        except ValueError:
+            continue
+    return "0.0.0.0"  # no address at all (a Unix socket): every such client shares one count
+
+
+def rate(group: str, request: HttpRequest) -> str | None:
+    """The rate of ``group`` (read when each request comes, so tests can change it); the new
+    game form's buttons that add or move a player row create nothing and are not counted."""
+    if group == NEW_GAME and request.POST.get("action", "") not in ("", "create"):
+        return None
+    return settings.RATE_LIMITS[group]
+
+
+def limited(group: str):
+    """The view answers 429 once this client has posted ``group`` past its rate."""
+    return ratelimit(group=group, key="ip", rate=rate, method="POST")

@@ -11,14 +11,14 @@ from functools import lru_cache
 from urllib.parse import urlencode
 
 import segno
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, retarget
 
 from scoring.chart import score_chart
 from scoring.display import points
@@ -239,6 +239,16 @@ def conflict_context(request: HttpRequest, game: Game, posted) -> dict:
     return sheet_context(request, game, form)
 
 
+def conflict_page(request: HttpRequest, game: Game, posted: RoundForm) -> HttpResponse:
+    """Another phone saved this round first: say which, and keep this phone's hands as the
+    next round (save again) or to discard them."""
+    context = conflict_context(request, game, posted.data)
+    page = page_template(game)
+    if request.htmx:
+        return retarget(render(request, f"{page}#game_body", context), "#game-body")
+    return render(request, page, context, status=409)
+
+
 def misplaced_round(request: HttpRequest, game: Game, number: int) -> dict:
     """A round sent from offline for ``number``, which is not where the phone expected it:
     the round stored there, if any, and the number this phone's round would take as the
@@ -302,3 +312,11 @@ def qr_svg(url: str) -> str:
 def find_game(link: str, key: str) -> Game:
     """The game reached by an edit (``link="edit"``) or share key."""
     return get_object_or_404(Game, **{key_column(link): key})
+
+
+def find_round(game: Game, round_id: int) -> tuple:
+    """The stored round of that id in this game and its number, or a 404."""
+    found = game.round_numbered(round_id)
+    if found is None:
+        raise Http404
+    return found

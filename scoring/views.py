@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
-from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
+from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from scoring import webapp
 from scoring.device import forget, game_records, game_summaries, remember, stats_context
@@ -32,17 +32,17 @@ from scoring.forms import (
 from scoring.httpcache import HtmxHttpRequest, private, sheet_cache
 from scoring.limits import IMPORT, NEW_GAME, SYNC, limited
 from scoring.match import ClockForm, find_match
-from scoring.models import Conflict, Game
+from scoring.models import Conflict
 from scoring.referee import engine
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import VARIANTS
 from scoring.rules_page import rules_context, tambouille_context
 from scoring.sheet import (
-    conflict_context,
+    conflict_page,
     find_game,
+    find_round,
     misplaced_round,
     new_round_form,
-    page_template,
     saved_context,
     sheet_context,
     sheet_page,
@@ -185,7 +185,7 @@ def save_round(request: HtmxHttpRequest, key: str) -> HttpResponse:
     try:
         saved = form.save()
     except Conflict:
-        return conflict(request, game, form)
+        return conflict_page(request, game, form)
     if not saved:
         context = sheet_context(request, game, form)
         if request.htmx:
@@ -215,16 +215,6 @@ def clock(request: HtmxHttpRequest, key: str) -> HttpResponse:
     context["time_form"] = form
     template = "match.html#clock" if request.htmx else "match.html"
     return render(request, template, context, status=200 if request.htmx else 400)
-
-
-def conflict(request: HtmxHttpRequest, game: Game, posted: RoundForm) -> HttpResponse:
-    """Another phone saved this round first: say which, and keep this phone's hands as the
-    next round (save again) or to discard them."""
-    context = conflict_context(request, game, posted.data)
-    page = page_template(game)
-    if request.htmx:
-        return retarget(render(request, f"{page}#game_body", context), "#game-body")
-    return render(request, page, context, status=409)
 
 
 @require_POST
@@ -302,13 +292,6 @@ def share_csv(request: HtmxHttpRequest, key: str) -> HttpResponse:
 # --- corrections -----------------------------------------------------------------------------
 
 
-def round_of(game: Game, round_id: int):
-    found = game.round_numbered(round_id)
-    if found is None:
-        raise Http404
-    return found
-
-
 def show_correction(request: HtmxHttpRequest, form: RoundForm, status: int = 200) -> HttpResponse:
     context = {"game": form.game, "form": form, "number": form.round_number}
     if request.htmx:
@@ -320,7 +303,7 @@ def show_correction(request: HtmxHttpRequest, form: RoundForm, status: int = 200
 @private
 def round_edit(request: HtmxHttpRequest, key: str, round_id: int) -> HttpResponse:
     game = find_game("edit", key)
-    stored, number = round_of(game, round_id)
+    stored, number = find_round(game, round_id)
     form_class = RoundForm.for_game(game)
     if request.method == "GET":
         return show_correction(request, form_class.as_stored(game, stored, number))
@@ -348,7 +331,7 @@ def round_edit(request: HtmxHttpRequest, key: str, round_id: int) -> HttpRespons
 @private
 def round_delete(request: HtmxHttpRequest, key: str, round_id: int) -> HttpResponse:
     game = find_game("edit", key)
-    stored, number = round_of(game, round_id)
+    stored, number = find_round(game, round_id)
     data = request.POST if request.method == "POST" else None
     form = DeleteRoundForm(data, game=game, stored=stored, number=number)
     try:

@@ -361,9 +361,9 @@ class Game(models.Model):
         return clock
 
     def rematch(self) -> Game:
-        """The same players and settings again (a match's time of a turn too); the deal moves
-        on by one seat. Made once: a second tap, from this phone or another, gets the rematch
-        already made (the game's row lock makes them wait for each other)."""
+        """The same players, settings and rules name again (a match's time of a turn too); the
+        deal moves on by one seat. Made once: a second tap, from this phone or another, gets the
+        rematch already made (the game's row lock makes them wait for each other)."""
         with self._locked():
             if self.next_game_id is not None:
                 return Game.objects.get(pk=self.next_game_id)
@@ -379,6 +379,28 @@ class Game(models.Model):
                 TurnClock.objects.create(game=game, seconds=clock.seconds)
             Game.objects.filter(pk=self.pk).update(next_game=game)
         return game
+
+
+class RuleSet(models.Model):
+    """House rules a table named and keeps: a variant and its settings. Reached only by its
+    key (like a game); a game copies the settings when it starts, so changing a set later
+    never changes a game already played."""
+
+    key = models.CharField(max_length=32, unique=True, default=new_key, editable=False)
+    name = models.CharField(max_length=40)
+    variant = models.CharField(max_length=32, choices=Game.VARIANT_CHOICES)
+    settings = models.JSONField(default=dict, blank=True)  # as in the game file
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.variant})"
+
+    def rules(self) -> HouseRules:
+        return engine.GAMES[self.variant](**self.settings)
 
 
 class RoundQuerySet(models.QuerySet):

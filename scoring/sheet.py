@@ -27,6 +27,7 @@ from scoring.httpcache import etag_of
 from scoring.match import clock_of, match_context
 from scoring.models import Game, key_column
 from scoring.referee import engine, story
+from scoring.rules_page import differences, settings_query
 
 # The newest rounds the history shows open; older ones are folded to their header line
 # (their Edit button on it), so that a long game stays a short page.
@@ -56,8 +57,8 @@ def history(
 ) -> list[dict]:
     """Each round for the history, newest first (or only the newest). With ``fold``, all but
     the newest ``OPEN_ROUNDS`` are ``folded``: the page carries only their header line, and
-    a tap on it fetches the rest (the page with ``?rounds=all``), so that a long game's first
-    load stays light."""
+    a tap on it fetches the rest (from the sheet's ``rounds/`` page, every round whole), so
+    that a long game's first load stays light."""
     deals = engine.deals(sheet, game.first_dealer)
     rows = []
     rounds = game.live_rounds()
@@ -185,13 +186,17 @@ def sheet_context(
         "share_qr": None if read_only else qr_svg(share_url),
         "standings": rows,
         "description": description(game, sheet, rows),
+        "house": differences(game.variant, game.settings),
         "next_game_url": next_game_url(game, link),
     }
     if game.is_match:
         return shown | match_context(request, game, form, link, clock_of(game))
+    match = request.resolver_match
+    whole = match is not None and match.url_name == f"{link}_rounds"
     deals = engine.deals(sheet, game.first_dealer)
     return shown | {
-        "history": lambda: history(game, sheet, fold=request.GET.get("rounds") != "all"),
+        "history": lambda: history(game, sheet, fold=not whole),
+        "rounds_url": reverse(f"{link}_rounds", args=[key]),
         "next_deal": deals[len(sheet.rounds)] if not sheet.finished else None,
         "rounds_to_play": (variant.rounds - len(sheet.rounds)) if variant.rounds else None,
         "open_ended": not sheet.finished and variant.rounds is None,
@@ -290,13 +295,7 @@ def rules_url(game: Game, link: str) -> str:
     """The variant's rules page with this game's house settings (card values change), and a
     way back to the sheet by the link it was reached with."""
     back = reverse(link, args=[game.edit_key if link == "edit" else game.share_key])
-    rules = engine.GAMES[game.variant]
-    settings = [
-        (setting.name, setting.text(game.settings[setting.name]))
-        for setting in rules.house_settings
-        if setting.name in game.settings
-    ]
-    query = urlencode([*sorted(settings), ("back", back)])
+    query = urlencode([*settings_query(game.variant, game.settings), ("back", back)])
     if game.is_match:
         return reverse("rules_tambouille") + f"?{query}"
     return reverse("rules_variant", args=[game.variant]) + f"?{query}"

@@ -29,6 +29,7 @@ from scoring.forms import (
     apply_row_action,
     error_texts,
 )
+from scoring.house_views import builder_action, new_game_page, new_game_start, phone_rule_sets
 from scoring.httpcache import HtmxHttpRequest, private, sheet_cache
 from scoring.limits import IMPORT, NEW_GAME, SYNC, limited
 from scoring.match import ClockForm, find_match
@@ -83,6 +84,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         "summaries": game_summaries(request),
         "variants": VARIANTS.values(),
         "tambouille": Tambouille,
+        "rule_sets": phone_rule_sets(request),
     }
     return render(request, "home.html", context)
 
@@ -93,32 +95,26 @@ def stats(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "stats.html", stats_context(game_records(request)))
 
 
-@require_safe
-def new_game(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "new_game.html", {"variants": engine.GAMES.values()})
-
-
 @require_http_methods(["GET", "POST"])
 @limited(NEW_GAME)
 def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     if variant not in engine.GAMES:
         raise Http404
-    page = "new_game_variant.html"
     rules = engine.GAMES[variant]
     if request.method == "GET":
-        form = NewGameForm(variant=variant, rows=min(4, rules.max_players))
-        return render(request, page, {"form": form, "variant": rules})
+        return new_game_start(request, variant, rows=min(4, rules.max_players))
     data = request.POST.copy()
     rows = min(max(sum(1 for key in data if key.startswith("name_")), 2), MAX_ROWS)
+    if (answered := builder_action(request, variant, data, rows)) is not None:
+        return answered  # a tap in the house rules
     action = data.get("action", "")
     if action and action != "create":
         rows = apply_row_action(data, rows, action, rules.max_players)
         form = NewGameForm(variant=variant, rows=rows, initial=data.dict())
-        template = f"{page}#players" if request.htmx else page
-        return render(request, template, {"form": form, "variant": rules})
+        return new_game_page(request, form, part="#players" if request.htmx else "")
     form = NewGameForm(data, variant=variant, rows=rows)
     if not form.is_valid():
-        return render(request, page, {"form": form, "variant": rules}, status=400)
+        return new_game_page(request, form, status=400)
     game = form.save()
     remember(request, game.edit_key)
     return redirect("edit", key=game.edit_key)

@@ -359,9 +359,10 @@ def test_a_long_game_folds_its_older_rounds_under_their_edit_button(client, lang
     folded = re.findall(r"<summary>(.*?)</summary>", history, re.S)
     assert len(folded) == 27 and all("/edit/" in line for line in folded)
     # Opening one fetches (or, without JavaScript, goes to) the sheet with every round whole.
-    assert 'href="?rounds=all#round-5"' in history
-    assert 'hx-get="?rounds=all"' in history and 'hx-select="#round-5 .round-body"' in history
-    whole = page(client.get(f"/g/{game.edit_key}/?rounds=all"))
+    rounds = f"/g/{game.edit_key}/rounds/"
+    assert f'href="{rounds}#round-5"' in history
+    assert f'hx-get="{rounds}"' in history and 'hx-select="#round-5 .round-body"' in history
+    whole = page(client.get(rounds))
     assert whole.count("<details hx-get") == 0 and whole.count("<table>") == 30
     assert re.search(r'id="round-5">\s*<header>', whole)
     assert re.search(r'id="round-5">.*?<div class="round-body">\s*<p class="call">', whole, re.S)
@@ -369,7 +370,8 @@ def test_a_long_game_folds_its_older_rounds_under_their_edit_button(client, lang
     assert sheet.index('id="chart"') < sheet.index('class="round-form')
     viewer = page(client.get(f"/s/{game.share_key}/"))
     assert viewer.count("<details hx-get") == 27 and "/edit/" not in viewer
-    assert page(client.get(f"/s/{game.share_key}/?rounds=all")).count("<table>") == 30
+    assert f'hx-get="/s/{game.share_key}/rounds/"' in viewer
+    assert page(client.get(f"/s/{game.share_key}/rounds/")).count("<table>") == 30
 
 
 def test_the_referee_scores_a_file_the_table_ended():

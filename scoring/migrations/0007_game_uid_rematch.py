@@ -15,7 +15,7 @@ def give_each_game_its_own_uid(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0005_game_rules_name'),
+        ('scoring', '0006_rule_set'),
     ]
 
     operations = [

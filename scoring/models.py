@@ -242,7 +242,8 @@ class Game(models.Model):
         entry = replace(
             self.as_entry(),
             settings=self.settings,
-            ended=self.ended and not self.is_match,  # a match says "blocked"
+            # A match says "blocked"; an ended game whose rounds were all deleted is not over.
+            ended=self.ended and not self.is_match and bool(self.live_rounds()),
             first_dealer=self.players[self.first_dealer] if self.first_dealer else None,
             game_id=self.uid,
         )

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 
 import segno
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -280,10 +280,10 @@ def sheet_page(
     ``httpcache.sheet_cache``), or only its ``live`` part: what other phones change (or, once
     the game has a rematch, where a viewer goes next)."""
     game = find_game(link, key)
-    if live and link == "share" and game.next_game_id is not None:
-        # A viewer moves on by himself to the rematch, by its read-only link.
-        url = next_game_url(game, link)
-        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    if live and link == "share" and game.next_game_id is not None and request.htmx:
+        # A viewer's page moves on by itself to the rematch, by its read-only link (without
+        # JavaScript, the page links to it).
+        return HttpResponseClientRedirect(next_game_url(game, link))
     if live:
         context = sheet_context(request, game, link=link)
         return TemplateResponse(request, f"{page_template(game)}#live", context)

@@ -102,12 +102,10 @@ export function start() {
   const form = roundForm();
   if (!form || started) return;
   started = true;
+  // The draft wins over what the page shows: the server's form, or what the browser put back
+  // into some of its fields after Back (radios, hidden fields; not the typed totals).
   const draft = read(form);
-  const shown = where(form);
-  // A new round's form drawn with something in it (put back by the offline queue) keeps it; a
-  // correction's form shows the stored round, which its draft changes.
-  const typed = !shown.edits && draftOf([...new FormData(form).entries()], shown);
-  if (!typed && restores(draft, shown)) restore(form, draft);
+  if (restores(draft, where(form))) restore(form, draft);
   save(form);
   const keepTyped = (event) => {
     const now = roundForm();

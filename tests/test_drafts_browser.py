@@ -194,7 +194,9 @@ def test_a_live_update_moves_the_form_and_its_draft_to_the_next_round(
     page.keyboard.type("4")
     draft_holds(page, "4")
 
-    other = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
+    other = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="fr-FR"
+    ).new_page()
     other.goto(sheet)
     other.locator("#id_total_0").fill("1")
     other.locator("#id_total_1").fill("2")

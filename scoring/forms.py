@@ -408,7 +408,8 @@ class HandsForm(RoundForm):
     def __init__(self, data=None, *, game, number: int, editing=None, initial=None, **kwargs):
         super().__init__(data, game=game, number=number, editing=editing, initial=initial, **kwargs)
         self.variant: Variant = game.rules()
-        # A typed hand total may be negative exactly when some card of the deck is: a ± key.
+        # A typed hand total may be negative exactly when some card of the deck is: then the
+        # totals and penalty points get a ± key (iOS's decimal keypad has no minus key).
         self.negative_totals = self.variant.lowest_possible_hand < 0
         self.players_in_round = game.players_in_round(number)
         self.seats = {name: game.players.index(name) for name in self.players_in_round}

@@ -417,12 +417,12 @@ def test_the_sign_key_without_javascript_changes_the_sign_and_keeps_everything_t
 @pytest.mark.parametrize(
     ("variant", "signed_totals"), [("tamalou", False), ("koubo", True), ("cabo_bruxellois", True)]
 )
-def test_a_sign_key_beside_totals_only_where_a_card_is_negative(client, variant, signed_totals):
+def test_a_sign_key_beside_numbers_only_where_a_card_is_negative(client, variant, signed_totals):
     game = Game.objects.create(variant=variant, players=["Léa", "Marc"])
     page = client.get(f"/g/{game.edit_key}/").content.decode()
     assert ('name="negate" value="total_0"' in page) is signed_totals
     assert ('name="negate" value="total_1"' in page) is signed_totals
-    assert 'name="negate" value="penalty-0-points"' in page  # penalty points may be negative
+    assert ('name="negate" value="penalty-0-points"' in page) is signed_totals
     assert re.search(r'name="total_0"[^>]*inputmode="decimal"', page)
 
 

@@ -7,7 +7,17 @@
 // the draft comes back as the round now entered (the live number, or the one the server
 // draws). A correction's draft is dropped once that round was corrected again (its `edits`).
 import { fillForm } from "./keep.js";
-import { draftKey } from "./picker.js";
+
+// Where the round being typed on a form is kept: by the address the form posts to, which
+// names the game (and, for a correction, the round).
+export const draftKey = (action) => `tamalou-ref:draft:${new URL(action, "http://x").pathname}`;
+
+// A typed number with its sign changed by the ± key ("5" ↔ "-5", "" → "-"): iOS's decimal
+// keypad has no minus key, so the sign is never typed (forms.negated on the server).
+export function negated(text) {
+  const typed = text.trim();
+  return /^[-−]/.test(typed) ? typed.slice(1) : `-${typed.replace(/^\+/, "")}`;
+}
 
 // What the form's fields ([name, value] pairs) keep: everything but the CSRF token and the
 // bookkeeping the page itself knows. Null when nothing is typed, picked or chosen.
@@ -90,11 +100,24 @@ function restore(form, draft) {
   }
 }
 
-// "Clear": the form and its draft emptied. A correction goes back to the round as stored.
-export function clear(form, link) {
+// A tap on the ± key: the number's sign changes, the keypad stays on it. On "Clear": the form
+// and its draft emptied (a correction goes back to the round as stored, by its link).
+function tap(event) {
+  const form = roundForm();
+  const button = event.target.closest("button[name=negate], a[data-clear]");
+  if (!button || !form?.contains(button)) return;
+  if (button.name === "negate") {
+    event.preventDefault();
+    const input = form.elements[button.value];
+    input.value = negated(input.value);
+    input.focus();
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    return;
+  }
   drop(form);
-  if (form.elements.edits?.value) location.assign(link.href);
-  else fillForm(form, []);
+  if (form.elements.edits?.value) return;
+  event.preventDefault();
+  fillForm(form, []);
 }
 
 let started = false;
@@ -111,6 +134,7 @@ export function start() {
     const now = roundForm();
     if (now?.contains(event.target)) save(now);
   };
+  document.addEventListener("click", tap);
   document.addEventListener("input", keepTyped);
   document.addEventListener("click", keepTyped); // after round.js: a card picked or removed
   // The form redrawn by the server (a refusal, a save, a live number, a conflict): kept as shown.

@@ -1,7 +1,16 @@
 // A round saved without a connection (imported by offline.js at that moment): kept on the
 // phone, the form goes on to the next round. And a kept round put back into the form.
 import { keptRound } from "./queue.js";
-import { pendingBox, putKept, renumber } from "./store.js";
+import { pendingBox, putKept } from "./store.js";
+
+export function renumber(form, number) {
+  const field = form.querySelector("input[name=number]");
+  const old = field.value;
+  field.value = String(number);
+  form.querySelectorAll("h2, button[name=save]").forEach((element) => {
+    element.textContent = element.textContent.replace(old, String(number));
+  });
+}
 
 // The form with these fields (none: a fresh form), the picker back on the first player.
 // The penalty rows' bookkeeping (penalty-TOTAL_FORMS…) describes the rows on the page: kept.

@@ -2,9 +2,9 @@
 // pending, sent with the round form's own fields once the connection is back
 // (scoring.views.sync_round scores them as usual). If another phone saved that round first,
 // both are shown and the table chooses: keep theirs, add this one next, or replace theirs.
-import { fillForm } from "./keep.js";
+import { fillForm, renumber } from "./keep.js";
 import { byNumber, formNumber, outcome, syncBody, toSend } from "./queue.js";
-import { allKept, dropKept, formIsEmpty, keptAt, pendingBox, putKept, renumber, roundForm, showBanner } from "./store.js";
+import { allKept, dropKept, formIsEmpty, keptAt, pendingBox, putKept, roundForm, showBanner } from "./store.js";
 
 const here = (round) => round.sheet === location.pathname;
 const csrfToken = () => JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];

@@ -40,14 +40,3 @@ export function nextShortHand(hands, seat, size) {
   const next = hands.slice(start + 1).find((hand) => hand.cards < size && !hand.typed);
   return next ? next.seat : seat;
 }
-
-// A typed number with its sign changed by the ± key ("5" ↔ "-5", "" → "-"): iOS's decimal
-// keypad has no minus key, so the sign is never typed (forms.negated on the server).
-export function negated(text) {
-  const typed = text.trim();
-  return /^[-−]/.test(typed) ? typed.slice(1) : `-${typed.replace(/^\+/, "")}`;
-}
-
-// Where the round being typed on a form is kept on the phone (drafts.js): by the address the
-// form posts to, which names the game (and, for a correction, the round).
-export const draftKey = (action) => `tamalou-ref:draft:${new URL(action, "http://x").pathname}`;

@@ -4,18 +4,7 @@
 // values the server wrote on the buttons, spent cards are greyed, and the picker moves on to
 // the next player once a hand has its usual size (picker.js). Saving still goes to the server.
 import { enterGoesOn } from "./next-field.js";
-import {
-  cardsUsed,
-  codes,
-  draftKey,
-  negated,
-  nextShortHand,
-  parseNumber,
-  shownNumber,
-  withCard,
-  withoutCard,
-} from "./picker.js";
-import { renumber, roundForm } from "./store.js";
+import { cardsUsed, codes, nextShortHand, parseNumber, shownNumber, withCard, withoutCard } from "./picker.js";
 
 const form = () => document.getElementById("round-form");
 const cardsField = (f, seat) =>
@@ -102,8 +91,8 @@ function keepInView(element) {
   }
 }
 
-// What is typed stays on the phone (drafts.js): loaded at once when a draft waits, or at the
-// first touch of the form.
+// What is typed stays on the phone (drafts.js, the only user of localStorage): loaded at once
+// when something is kept, or at the first touch of the form (a tap, a focus, typing).
 let drafts;
 const withDrafts = () => {
   drafts ||= import("./drafts.js").then((module) => {
@@ -113,27 +102,19 @@ const withDrafts = () => {
   return drafts;
 };
 try {
-  if (form() && localStorage.getItem(draftKey(form().action))) withDrafts();
+  if (form() && localStorage.length) withDrafts();
 } catch {
   // no storage: no drafts
 }
+document.addEventListener("focusin", (event) => form()?.contains(event.target) && withDrafts());
 
+// The ± key and Clear are drafts.js's (before it is loaded, ± goes to the server).
 document.addEventListener("click", (event) => {
-  const button = event.target.closest("button, a[data-clear]");
+  const button = event.target.closest("button");
   const f = form();
   if (!button || !f?.contains(button)) return;
   withDrafts();
-  if (button.name === "negate") {
-    // The ± key: the sign changes in place and the keypad stays on the number.
-    event.preventDefault();
-    const input = f.elements[button.value];
-    input.value = negated(input.value);
-    input.focus();
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-  } else if (button.matches("[data-clear]")) {
-    event.preventDefault();
-    withDrafts().then((module) => module.clear(f, button));
-  } else if (button.name === "pick") {
+  if (button.name === "pick") {
     event.preventDefault();
     const seat = target(f);
     const input = cardsField(f, seat);
@@ -203,9 +184,10 @@ document.addEventListener(
   true,
 );
 
-// Another phone saved a round (a live update): the form proposes the round now entered.
+// Another phone saved a round (a live update): the form proposes the round now entered (a
+// sheet's form: a correction's page has no live part).
 document.addEventListener("htmx:afterSettle", () => {
-  const f = roundForm();
+  const f = form();
   const next = Number(document.getElementById("live-top")?.dataset.next);
-  if (f && next > Number(f.elements.number.value)) renumber(f, next);
+  if (f && next > Number(f.elements.number.value)) import("./keep.js").then((keep) => keep.renumber(f, next));
 });

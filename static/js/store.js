@@ -48,13 +48,3 @@ export function showBanner() {
 
 export const formIsEmpty = (form) =>
   !form || [...form.querySelectorAll("input[name^=total_], input[name^=cards_]")].every((i) => !i.value.trim());
-
-// The form shows round `number` (its hidden field, heading and Save button).
-export function renumber(form, number) {
-  const field = form.querySelector("input[name=number]");
-  const old = field.value;
-  field.value = String(number);
-  form.querySelectorAll("h2, button[name=save]").forEach((element) => {
-    element.textContent = element.textContent.replace(old, String(number));
-  });
-}

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { draftOf, penaltyRows, restores } from "../../static/js/drafts.js";
-import { draftKey, negated } from "../../static/js/picker.js";
+import { draftKey, draftOf, negated, penaltyRows, restores } from "../../static/js/drafts.js";
 
 const round = { number: "4", edits: "" };
 

@@ -89,7 +89,7 @@ def test_the_edit_page_shows_every_stored_control_and_saves_it_back_unchanged(cl
     data |= {"penalty-0-player": "Marc", "penalty-1-player": "Léa"}
     if "counter_caller" in expected:
         data["counter_caller"] = "Marc"
-    for name in ("choose", "add_penalty"):
+    for name in ("choose", "add_penalty", "negate"):
         data.pop(name, None)
     assert client.post(edit, data).status_code == 302
     entry.refresh_from_db()

@@ -18,11 +18,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 DRAFTS = "Object.keys(localStorage).filter((k) => k.startsWith('tamalou-ref:draft:'))"
 TEXT = {
-    "en": {"save": "Save round {n}", "round": "Round {n}", "clear": "Clear", "rules": "Cards & rules"},
+    "en": {"save": "Save round {n}", "round": "Round {n}", "rules": "Cards & rules"},
     "fr": {
         "save": "Enregistrer la manche {n}",
         "round": "Manche {n}",
-        "clear": "Effacer",
         "rules": "Cartes et règles",
     },
 }

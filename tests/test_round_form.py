@@ -429,7 +429,8 @@ def test_a_sign_key_beside_numbers_only_where_a_card_is_negative(client, variant
 @pytest.mark.parametrize("htmx", [False, True])
 def test_after_a_correction_the_address_is_the_sheets(client, htmx):
     game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
-    client.post(f"/g/{game.edit_key}/", {"number": "1", "save": "1", "total_0": "3", "total_1": "5"})
+    first = {"number": "1", "save": "1", "total_0": "3", "total_1": "5"}
+    client.post(f"/g/{game.edit_key}/", first)
     stored = Round.objects.get()
     headers = {"HX-Request": "true"} if htmx else {}
     answer = client.post(

@@ -216,3 +216,39 @@ def test_a_live_update_moves_the_form_and_its_draft_to_the_next_round(
         {"Léa": 1, "Marc": 2},
         {"Léa": 4, "Marc": 6},
     ]
+
+
+def test_a_round_saved_elsewhere_first_keeps_mine_as_the_next_until_discarded(
+    page: Page, live_server
+):
+    """No live update came (polls refused): the save meets the conflict, the draft follows the
+    hands to the next round number, and "Discard my round" drops it."""
+    game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
+    page.route("**/live/", lambda route: route.abort())
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    page.locator("#id_total_0").tap()
+    page.keyboard.type("4")
+    page.locator("#id_total_1").tap()
+    page.keyboard.type("6")
+    game.add_round(1, engine.RoundEntry(hands={"Léa": 1, "Marc": 2}))  # another phone
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".conflict")).to_contain_text("Round 1 was saved from another phone")
+    expect(page.locator(".round-form h2")).to_have_text("Round 2")
+    draft_holds(page, '"number":"2"')
+    page.reload()
+    expect(page.locator(".round-form h2")).to_have_text("Round 2")
+    expect(page.locator("#id_total_1")).to_have_value("6")
+    page.get_by_role("button", name="Save round 2").tap()
+    expect(page.locator(".round-form h2")).to_have_text("Round 3")
+    assert Round.objects.count() == 2 and page.evaluate(DRAFTS) == []
+
+    page.locator("#id_total_0").tap()
+    page.keyboard.type("5")
+    game.add_round(3, engine.RoundEntry(hands={"Léa": 1, "Marc": 2}))
+    page.locator("#id_total_1").tap()
+    page.keyboard.type("7")
+    page.get_by_role("button", name="Save round 3").tap()
+    page.get_by_role("link", name="Discard my round").tap()
+    expect(page.locator(".round-form h2")).to_have_text("Round 4")
+    expect(page.locator("#id_total_0")).to_have_value("")
+    assert page.evaluate(DRAFTS) == [] and Round.objects.count() == 3

@@ -101,7 +101,8 @@ function restore(form, draft) {
 }
 
 // A tap on the ± key: the number's sign changes, the keypad stays on it. On "Clear": the form
-// and its draft emptied (a correction goes back to the round as stored, by its link).
+// and its draft emptied (a correction goes back to the round as stored, by its link; "Discard
+// my round" after a conflict to the sheet as it is, by its link).
 function tap(event) {
   const form = roundForm();
   const button = event.target.closest("button[name=negate], a[data-clear]");
@@ -115,7 +116,7 @@ function tap(event) {
     return;
   }
   drop(form);
-  if (form.elements.edits?.value) return;
+  if (form.elements.edits?.value || button.closest(".conflict")) return;
   event.preventDefault();
   fillForm(form, []);
 }

@@ -1,6 +1,6 @@
 // The round being typed, kept on the phone as it is typed (localStorage: it survives a reload,
 // the language switch, a visit to the rules and closing the browser), by the address its form
-// posts to (picker.js's draftKey: the game, and for a correction that round). Imported by
+// posts to (draftKey: the game, and for a correction that round). Imported by
 // round.js when a draft waits for the form or at the first touch of the form. A draft is
 // dropped when its form is empty again: the round saved (the server draws a fresh form; kept
 // offline, keep.js empties the form), or "Clear". If another phone saved the round meanwhile,
@@ -24,9 +24,7 @@ export function negated(text) {
 const skipped = /^(csrfmiddlewaretoken|number|edits|save|.*-(TOTAL|INITIAL|MIN_NUM|MAX_NUM)_FORMS)$/;
 const entered = /^(total_\d+|cards_\d+|penalty_cards|caller|counter_caller|emptied|penalty-\d+-(player|points|reason))$/;
 export function draftOf(entries, { number, edits }) {
-  const fields = entries
-    .filter(([name, value]) => typeof value === "string" && !skipped.test(name))
-    .map(([name, value]) => [name, value]);
+  const fields = entries.filter(([name, value]) => typeof value === "string" && !skipped.test(name));
   const typed = fields.some(([name, value]) => entered.test(name) && value.trim());
   return typed ? { number, edits, fields } : null;
 }

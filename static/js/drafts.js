@@ -12,12 +12,6 @@ import { fillForm } from "./keep.js";
 // names the game (and, for a correction, the round).
 export const draftKey = (action) => `tamalou-ref:draft:${new URL(action, "http://x").pathname}`;
 
-// A typed number with its sign changed by the ± key ("5" ↔ "-5", "" → "-"): iOS's decimal
-// keypad has no minus key, so the sign is never typed (forms.negated on the server).
-export function negated(text) {
-  const typed = text.trim();
-  return /^[-−]/.test(typed) ? typed.slice(1) : `-${typed.replace(/^\+/, "")}`;
-}
 
 // What the form's fields ([name, value] pairs) keep: everything but the CSRF token and the
 // bookkeeping the page itself knows. Null when nothing is typed, picked or chosen.
@@ -98,23 +92,15 @@ function restore(form, draft) {
   }
 }
 
-// A tap on the ± key: the number's sign changes, the keypad stays on it. On "Clear": the form
-// and its draft emptied (a correction goes back to the round as stored, by its link; "Discard
-// my round" after a conflict to the sheet as it is, by its link).
-function tap(event) {
+// "Clear": the form and its draft emptied (a correction goes back to the round as stored, by
+// its link; "Discard my round" after a conflict to the sheet as it is, by its link).
+function clear(event) {
   const form = roundForm();
-  const button = event.target.closest("button[name=negate], a[data-clear]");
-  if (!button || !form?.contains(button)) return;
-  if (button.name === "negate") {
-    event.preventDefault();
-    const input = form.elements[button.value];
-    input.value = negated(input.value);
-    input.focus();
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-    return;
-  }
+  const link = event.target.closest("a[data-clear]");
+  if (!link || !form?.contains(link)) return;
   drop(form);
-  if (form.elements.edits?.value || button.closest(".conflict")) return;
+  event.stopImmediatePropagation(); // not kept again by keepTyped on the way out
+  if (form.elements.edits?.value || link.closest(".conflict")) return;
   event.preventDefault();
   fillForm(form, []);
 }
@@ -133,7 +119,7 @@ export function start() {
     const now = roundForm();
     if (now?.contains(event.target)) save(now);
   };
-  document.addEventListener("click", tap);
+  document.addEventListener("click", clear);
   document.addEventListener("input", keepTyped);
   document.addEventListener("click", keepTyped); // after round.js: a card picked or removed
   // The form redrawn by the server (a refusal, a save, a live number, a conflict): kept as shown.

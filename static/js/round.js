@@ -4,7 +4,16 @@
 // values the server wrote on the buttons, spent cards are greyed, and the picker moves on to
 // the next player once a hand has its usual size (picker.js). Saving still goes to the server.
 import { enterGoesOn } from "./next-field.js";
-import { cardsUsed, codes, nextShortHand, parseNumber, shownNumber, withCard, withoutCard } from "./picker.js";
+import {
+  cardsUsed,
+  codes,
+  negated,
+  nextShortHand,
+  parseNumber,
+  shownNumber,
+  withCard,
+  withoutCard,
+} from "./picker.js";
 
 const form = () => document.getElementById("round-form");
 const cardsField = (f, seat) =>
@@ -108,13 +117,20 @@ try {
 }
 document.addEventListener("focusin", (event) => form()?.contains(event.target) && withDrafts());
 
-// The ± key and Clear are drafts.js's (before it is loaded, ± goes to the server).
+// Clear is drafts.js's.
 document.addEventListener("click", (event) => {
   const button = event.target.closest("button");
   const f = form();
   if (!button || !f?.contains(button)) return;
   withDrafts();
-  if (button.name === "pick") {
+  if (button.name === "negate") {
+    // The ± key: the sign changes in place and the keypad stays on the number.
+    event.preventDefault();
+    const input = f.elements[button.value];
+    input.value = negated(input.value);
+    input.focus();
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  } else if (button.name === "pick") {
     event.preventDefault();
     const seat = target(f);
     const input = cardsField(f, seat);

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { draftKey, draftOf, negated, penaltyRows, restores } from "../../static/js/drafts.js";
+import { draftKey, draftOf, penaltyRows, restores } from "../../static/js/drafts.js";
+import { negated } from "../../static/js/picker.js";
 
 const round = { number: "4", edits: "" };
 

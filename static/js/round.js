@@ -101,7 +101,7 @@ function keepInView(element) {
 }
 
 // What is typed stays on the phone (drafts.js, the only user of localStorage): loaded at once
-// when something is kept, or at the first touch of the form (a tap, a focus, typing).
+// when something is kept, or at the first touch of the form (a tap, typing).
 let drafts;
 const withDrafts = () => {
   drafts ||= import("./drafts.js").then((module) => {
@@ -115,7 +115,6 @@ try {
 } catch {
   // no storage: no drafts
 }
-document.addEventListener("focusin", (event) => form()?.contains(event.target) && withDrafts());
 
 // Clear is drafts.js's.
 document.addEventListener("click", (event) => {

@@ -736,6 +736,9 @@ class HandsForm(RoundForm):
     def __init__(self, data=None, *, game, number: int, editing=None, initial=None, **kwargs):
         super().__init__(data, game=game, number=number, editing=editing, initial=initial, **kwargs)
         self.variant: Variant = game.rules()
+        # A typed hand total may be negative exactly when some card of the deck is: then the
+        # totals and penalty points get a ± key (iOS's decimal keypad has no minus key).
+        self.negative_totals = self.variant.lowest_possible_hand < 0
         self.players_in_round = game.players_in_round(number)
         self.seats = {name: game.players.index(name) for name in self.players_in_round}
         self.initial.setdefault("target", str(next(iter(self.seats.values()))))
@@ -1002,9 +1005,9 @@ class HandsForm(RoundForm):
 
 def apply_picker_action(data, hand_size: int, seats: list[int]) -> bool:
     """A tap without JavaScript (the picker's buttons are submit buttons): add a card, remove
-    one, choose whose hand to fill, or add a penalty row, in the posted ``data``. Returns
-    whether the request was such a tap (and not a save). The picker moves on to the next
-    player once a hand has ``hand_size`` cards."""
+    one, choose whose hand to fill, change a number's sign (the ± key), or add a penalty row,
+    in the posted ``data``. Returns whether the request was such a tap (and not a save). The
+    picker moves on to the next player once a hand has ``hand_size`` cards."""
     if "pick" in data:
         target, _, code = data["pick"].partition(":")
         field = "penalty_cards" if target == PENALTY_TARGET else f"cards_{target}"
@@ -1028,12 +1031,27 @@ def apply_picker_action(data, hand_size: int, seats: list[int]) -> bool:
     if "choose" in data:
         data["target"] = data["choose"]
         return True
+    if "negate" in data:
+        name = data["negate"]
+        if SIGNED_FIELD.fullmatch(name):
+            data[name] = negated(data.get(name, ""))
+        return True
     if "add_penalty" in data:
         total = data.get("penalty-TOTAL_FORMS", "1")
         count = int(total) if total.isascii() and total.isdigit() else 1
         data["penalty-TOTAL_FORMS"] = str(min(count + 1, PenaltyFormSet.max_num))
         return True
     return False
+
+
+SIGNED_FIELD = re.compile(r"total_\d{1,2}|penalty-\d{1,2}-points")  # the fields with a ± key
+
+
+def negated(text: str) -> str:
+    """A typed number with its sign changed by the ± key ("5" ↔ "-5", "" → "-"): iOS's
+    decimal keypad has no minus key, so the sign is never typed."""
+    text = str(text).strip()
+    return text[1:] if text.startswith(("-", "−")) else "-" + text.removeprefix("+")
 
 
 def next_target(data, target: str, hand_size: int, seats: list[int]) -> str:

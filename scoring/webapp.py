@@ -25,7 +25,7 @@ BACKGROUND = "#f7f5f0"
 
 # Every script and stylesheet a page loads (a test checks the pages against this list), and
 # every module of static/js (another test): the modules they import, pending.js, imported
-# by offline.js while rounds entered offline wait.
+# by offline.js while rounds entered offline wait, drafts.js by round.js.
 SCRIPTS = [
     "js/live.js",
     "js/round.js",
@@ -35,6 +35,7 @@ SCRIPTS = [
     "js/new-game.js",
     "js/offline.js",
     "js/keep.js",
+    "js/drafts.js",
     "js/queue.js",
     "js/store.js",
     "js/pending.js",

@@ -14,6 +14,7 @@ from scoring.models import Game, Round
 from tests.conftest import CHROMIUM
 from tests.helpers import rnd
 from tests.test_browser import assert_fits_the_phone, shoot, tap_card, totals
+from tests.test_drafts_browser import draft_holds, no_draft_left
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -247,10 +248,12 @@ def test_a_round_entered_offline_survives_closing_the_browser_and_is_saved_once(
         page.locator(f"#id_total_{seat}").tap()
         page.keyboard.type(total)
     page.locator(".calls label", has_text="Léa").first.tap()
+    draft_holds(page, "Léa")  # drafts.js came from the worker
     page.get_by_role("button", name="Save round 1").tap()
 
     pending = page.locator("#pending")
     expect(pending).to_be_visible()
+    no_draft_left(page)  # kept offline: no draft of it left
     expect(pending.locator(".pending-round h3")).to_have_text("Round 1")
     expect(pending).to_contain_text("pending: not yet scored by the referee")
     expect(pending.locator(".pending-hands li").first).to_have_text("Léa K♦ 3♣")

@@ -89,7 +89,7 @@ def test_the_edit_page_shows_every_stored_control_and_saves_it_back_unchanged(cl
     data |= {"penalty-0-player": "Marc", "penalty-1-player": "Léa"}
     if "counter_caller" in expected:
         data["counter_caller"] = "Marc"
-    for name in ("choose", "add_penalty"):
+    for name in ("choose", "add_penalty", "negate"):
         data.pop(name, None)
     assert client.post(edit, data).status_code == 302
     entry.refresh_from_db()
@@ -390,3 +390,58 @@ def test_the_scheme_is_part_of_the_page_key(client):
     secure = client.get(f"/g/{game.edit_key}/", secure=True).content.decode()
     assert f"http://testserver/s/{game.share_key}/" in plain
     assert f"https://testserver/s/{game.share_key}/" in secure
+
+
+def test_the_sign_key_without_javascript_changes_the_sign_and_keeps_everything_typed(client):
+    """The ± key is a submit button the server handles like the picker's: the number's sign
+    changes, nothing else is lost, nothing is stored until Save."""
+    game = Game.objects.create(variant="cabo_bruxellois", players=["Léa", "Marc"])
+    posted = {"number": "1", "cards_0": "7H", "total_1": "3", "caller": "Léa"}
+    posted |= {"penalty-TOTAL_FORMS": "1", "penalty-INITIAL_FORMS": "0"}
+    posted |= {"penalty-0-player": "Marc", "penalty-0-points": "2", "penalty-0-reason": "peeked"}
+    page = client.post(f"/g/{game.edit_key}/", posted | {"negate": "total_1"}).content.decode()
+    assert 'name="total_1" value="-3"' in page
+    assert 'name="cards_0" value="7H"' in page and 'value="Léa" id="id_caller_1" checked' in page
+    assert 'name="penalty-0-reason" value="peeked"' in page
+    assert not Round.objects.exists()
+    posted |= {"total_1": "-3"}
+    page = client.post(f"/g/{game.edit_key}/", posted | {"negate": "penalty-0-points"})
+    assert 'name="penalty-0-points" value="-2"' in page.content.decode()
+    page = client.post(f"/g/{game.edit_key}/", posted | {"negate": "total_1"})
+    assert 'name="total_1" value="3"' in page.content.decode()  # and back
+    page = client.post(f"/g/{game.edit_key}/", posted | {"negate": "number"})
+    assert 'name="number" value="1"' in page.content.decode()  # only a number of the round
+    client.post(f"/g/{game.edit_key}/", posted | {"penalty-0-points": "-2", "save": "1"})
+    stored = Round.objects.get().data
+    assert stored["hands"] == {"Léa": ["7H"], "Marc": -3}
+    assert stored["penalties"] == [{"player": "Marc", "points": -2, "reason": "peeked"}]
+
+
+@pytest.mark.parametrize(
+    ("variant", "signed_totals"), [("tamalou", False), ("koubo", True), ("cabo_bruxellois", True)]
+)
+def test_a_sign_key_beside_numbers_only_where_a_card_is_negative(client, variant, signed_totals):
+    game = Game.objects.create(variant=variant, players=["Léa", "Marc"])
+    page = client.get(f"/g/{game.edit_key}/").content.decode()
+    assert ('name="negate" value="total_0"' in page) is signed_totals
+    assert ('name="negate" value="total_1"' in page) is signed_totals
+    assert ('name="negate" value="penalty-0-points"' in page) is signed_totals
+    assert re.search(r'name="total_0"[^>]*inputmode="decimal"', page)
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_after_a_correction_the_address_is_the_sheets(client, htmx):
+    game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
+    first = {"number": "1", "save": "1", "total_0": "3", "total_1": "5"}
+    client.post(f"/g/{game.edit_key}/", first)
+    stored = Round.objects.get()
+    headers = {"HX-Request": "true"} if htmx else {}
+    answer = client.post(
+        f"/g/{game.edit_key}/rounds/{stored.pk}/edit/",
+        {"number": "1", "edits": "0", "save": "1", "total_0": "-2", "total_1": "5"},
+        headers=headers,
+    )
+    sheet = f"/g/{game.edit_key}/#round-1"
+    assert (answer.headers["HX-Redirect"] if htmx else answer.headers["Location"]) == sheet
+    stored.refresh_from_db()
+    assert stored.data["hands"] == {"Léa": -2, "Marc": 5}

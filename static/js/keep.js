@@ -42,6 +42,6 @@ export async function keep(form) {
     hands,
   });
   await putKept(round);
-  fillForm(form, []);
+  fillForm(form, []); // its draft goes with it (drafts.js keeps only a form with something typed)
   renumber(form, round.number + 1);
 }

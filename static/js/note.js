@@ -8,7 +8,7 @@ export function noteUnderHeading(form, className, role, text) {
     note = document.createElement("p");
     note.className = className;
     note.setAttribute("role", role);
-    form.querySelector("h2").after(note);
+    (form.querySelector(".round-head") || form.querySelector("h2")).after(note);
   }
   note.textContent = text;
   return note;

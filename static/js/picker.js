@@ -40,3 +40,10 @@ export function nextShortHand(hands, seat, size) {
   const next = hands.slice(start + 1).find((hand) => hand.cards < size && !hand.typed);
   return next ? next.seat : seat;
 }
+
+// A typed number with its sign changed by the ± key ("5" ↔ "-5", "" → "-"): iOS's decimal
+// keypad has no minus key, so the sign is never typed (forms.negated on the server).
+export function negated(text) {
+  const typed = text.trim();
+  return /^[-−]/.test(typed) ? typed.slice(1) : `-${typed.replace(/^\+/, "")}`;
+}

@@ -4,7 +4,16 @@
 // values the server wrote on the buttons, spent cards are greyed, and the picker moves on to
 // the next player once a hand has its usual size (picker.js). Saving still goes to the server.
 import { enterGoesOn } from "./next-field.js";
-import { cardsUsed, codes, nextShortHand, parseNumber, shownNumber, withCard, withoutCard } from "./picker.js";
+import {
+  cardsUsed,
+  codes,
+  negated,
+  nextShortHand,
+  parseNumber,
+  shownNumber,
+  withCard,
+  withoutCard,
+} from "./picker.js";
 
 const form = () => document.getElementById("round-form");
 const cardsField = (f, seat) =>
@@ -91,11 +100,36 @@ function keepInView(element) {
   }
 }
 
+// What is typed stays on the phone (drafts.js, the only user of localStorage): loaded at once
+// when something is kept, or at the first touch of the form (a tap, typing).
+let drafts;
+const withDrafts = () => {
+  drafts ||= import("./drafts.js").then((module) => {
+    module.start();
+    return module;
+  });
+  return drafts;
+};
+try {
+  if (form() && localStorage.length) withDrafts();
+} catch {
+  // no storage: no drafts
+}
+
+// Clear is drafts.js's.
 document.addEventListener("click", (event) => {
   const button = event.target.closest("button");
   const f = form();
   if (!button || !f?.contains(button)) return;
-  if (button.name === "pick") {
+  withDrafts();
+  if (button.name === "negate") {
+    // The ± key: the sign changes in place and the keypad stays on the number.
+    event.preventDefault();
+    const input = f.elements[button.value];
+    input.value = negated(input.value);
+    input.focus();
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  } else if (button.name === "pick") {
     event.preventDefault();
     const seat = target(f);
     const input = cardsField(f, seat);
@@ -122,7 +156,9 @@ document.addEventListener("click", (event) => {
 // A typed total shows at once; the keypad's "next" key goes on to the next player's total.
 document.addEventListener("input", (event) => {
   const f = form();
-  if (f?.contains(event.target) && event.target.name.startsWith("total_")) redraw(f);
+  if (!f?.contains(event.target)) return;
+  withDrafts();
+  if (event.target.name.startsWith("total_")) redraw(f);
 });
 enterGoesOn(/^total_\d+$/, "blur");
 
@@ -162,3 +198,11 @@ document.addEventListener(
   },
   true,
 );
+
+// Another phone saved a round (a live update): the form proposes the round now entered (a
+// sheet's form: a correction's page has no live part).
+document.addEventListener("htmx:afterSettle", () => {
+  const f = form();
+  const next = Number(document.getElementById("live-top")?.dataset.next);
+  if (f && next > Number(f.elements.number.value)) import("./keep.js").then((keep) => keep.renumber(f, next));
+});

@@ -1,0 +1,271 @@
+"""Nothing typed is lost (drafts.js): the round being entered comes back after a reload, the
+language switch, the rules and Back, closing the browser; it goes once saved or cleared, and
+never shows on another game. The ± key enters negatives without a minus key. Touch phones at
+390×844 and 360×740, in French and English."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scoring.models import Game, Round
+from scoring.referee import engine
+from tests.test_browser import shoot, tap_card
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+TEXT = {
+    "en": {"save": "Save round {n}", "round": "Round {n}", "rules": "Cards & rules"},
+    "fr": {
+        "save": "Enregistrer la manche {n}",
+        "round": "Manche {n}",
+        "rules": "Cartes et règles",
+    },
+}
+
+
+def speak(page: Page, live_server, language: str) -> None:
+    host = urlsplit(live_server.url).hostname
+    page.context.add_cookies(
+        [{"name": "django_language", "value": language, "domain": host, "path": "/"}]
+    )
+
+
+# Waited on in the page (wait_for_function evaluates a string, which the Content-Security-Policy
+# forbids): the drafts kept hold `text` (none are left, for null), polled until they do.
+DRAFTS_HOLD = """async (text) => {
+  const kept = () => Object.keys(localStorage)
+    .filter((k) => k.startsWith('tamalou-ref:draft:')).map((k) => localStorage.getItem(k));
+  const deadline = Date.now() + 5000;
+  while (Date.now() < deadline) {
+    if (text === null ? kept().length === 0 : kept().some((d) => d.includes(text))) return true;
+    await new Promise((tick) => setTimeout(tick, 20));
+  }
+  return false;
+}"""
+
+
+def draft_holds(page: Page, text: str) -> None:
+    """Wait until the draft kept on the phone holds ``text`` (it is written as it is typed)."""
+    assert page.evaluate(DRAFTS_HOLD, text), f"no draft holds {text!r}"
+
+
+def no_draft_left(page: Page) -> None:
+    assert page.evaluate(DRAFTS_HOLD, None), "a draft is left"
+
+
+def type_a_round(page: Page) -> None:
+    """Léa's 7♥ picked, Marc's 9 typed, Nina's −3 with the ± key, Léa called, Marc −2
+    penalty points (± again) for peeking."""
+    tap_card(page, "7H")
+    page.locator("#id_total_1").tap()
+    page.keyboard.type("9")
+    page.locator('.hand[data-seat="2"] button[name=negate]').tap()
+    page.keyboard.type("3")  # the keypad stayed on Nina's total: no minus key needed
+    page.locator(".calls label", has_text="Léa").first.tap()
+    page.locator("details.extras summary").tap()
+    page.locator("#id_penalty-0-player").select_option("Marc")
+    page.locator(".penalty-row button[name=negate]").tap()
+    page.keyboard.type("2")
+    page.locator("#id_penalty-0-reason").tap()
+    page.keyboard.type("peeked")
+    draft_holds(page, "peeked")
+
+
+def assert_round_shown(page: Page) -> None:
+    expect(page.locator('.hand[data-seat="0"] .chips')).to_contain_text("7♥")
+    expect(page.locator("#id_total_1")).to_have_value("9")
+    expect(page.locator("#id_total_2")).to_have_value("-3")
+    expect(page.locator('input[name=caller][value="Léa"]')).to_be_checked()
+    expect(page.locator("#id_penalty-0-player")).to_have_value("Marc")
+    expect(page.locator("#id_penalty-0-points")).to_have_value("-2")
+    expect(page.locator("#id_penalty-0-reason")).to_have_value("peeked")
+    expect(page.locator("details.extras")).to_have_attribute("open", "")
+
+
+@pytest.fixture(params=[(390, 844), (360, 740)], ids=["390x844", "360x740"])
+def phone(request, page: Page) -> Page:
+    page.set_viewport_size({"width": request.param[0], "height": request.param[1]})
+    return page
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_a_round_being_typed_survives_reload_language_rules_and_closing(
+    phone: Page, live_server, browser, language
+):
+    page = phone
+    speak(page, live_server, language)
+    text = TEXT[language]
+    game = Game.objects.create(variant="cabo_bruxellois", players=["Léa", "Marc", "Nina"])
+    other = Game.objects.create(variant="cabo_bruxellois", players=["Léa", "Marc", "Nina"])
+    sheet = f"{live_server.url}/g/{game.edit_key}/"
+    page.goto(sheet)
+    type_a_round(page)
+    size = f"{page.viewport_size['width']}-{language}"
+    shoot(page, f"21-draft-typed-{size}")
+
+    page.reload()
+    assert_round_shown(page)
+
+    other_language = "en" if language == "fr" else "fr"
+    page.locator(f"form.lang button[value={other_language}]").tap()
+    expect(page.locator("html")).to_have_attribute("lang", other_language)
+    assert_round_shown(page)
+    page.locator(f"form.lang button[value={language}]").tap()
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    assert_round_shown(page)
+
+    page.get_by_role("link", name=text["rules"]).tap()
+    page.wait_for_url("**/rules/**")
+    page.go_back()
+    assert_round_shown(page)
+    page.get_by_role("link", name=text["rules"]).tap()
+    page.wait_for_url("**/rules/**")
+    page.go_back()
+    page.reload()  # Back to a page no longer in memory
+    assert_round_shown(page)
+
+    page.goto(f"{live_server.url}/g/{other.edit_key}/")  # never shown on another game
+    expect(page.locator("#id_total_1")).to_have_value("")
+    expect(page.locator('input[name=caller][value=""]')).to_be_checked()
+
+    # The browser closed and opened again: what it keeps on disk, in a new browser.
+    kept = page.context.storage_state()
+    page.context.close()
+    again = browser.new_context(
+        storage_state=kept,
+        viewport=page.viewport_size,
+        has_touch=True,
+        is_mobile=True,
+    )
+    page = again.new_page()
+    page.goto(sheet)
+    assert_round_shown(page)
+    shoot(page, f"22-draft-back-{size}")
+
+    page.get_by_role("button", name=text["save"].format(n=1)).tap()
+    expect(page.locator(".round-form h2")).to_have_text(text["round"].format(n=2))
+    stored = Round.objects.get(game=game).data
+    assert stored["hands"] == {"Léa": ["7H"], "Marc": 9, "Nina": -3}
+    assert stored["caller"] == "Léa"
+    assert stored["penalties"] == [{"player": "Marc", "points": -2, "reason": "peeked"}]
+    no_draft_left(page)
+    page.reload()
+    expect(page.locator(".round-form h2")).to_have_text(text["round"].format(n=2))
+    expect(page.locator("#id_total_1")).to_have_value("")
+    expect(page.locator("#id_total_2")).to_have_value("")
+    again.close()
+
+
+def test_clear_empties_the_form_and_its_draft(phone: Page, live_server):
+    game = Game.objects.create(variant="koubo", players=["Léa", "Marc", "Nina"])
+    phone.goto(f"{live_server.url}/g/{game.edit_key}/")
+    type_a_round(phone)
+    phone.get_by_role("link", name="Clear").tap()
+    expect(phone.locator("#id_total_1")).to_have_value("")
+    expect(phone.locator('.hand[data-seat="0"] .chips')).to_be_empty()
+    expect(phone.locator(".picker button[data-card='7H']")).to_be_enabled()
+    no_draft_left(phone)
+    phone.reload()
+    expect(phone.locator("#id_total_2")).to_have_value("")
+    expect(phone.locator('input[name=caller][value=""]')).to_be_checked()
+    assert not Round.objects.exists()
+
+
+def test_a_correction_keeps_its_draft_and_saves_to_the_sheets_address(phone: Page, live_server):
+    game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
+    game.add_round(1, engine.RoundEntry(hands={"Léa": 3, "Marc": 5}))
+    stored = Round.objects.get()
+    edit = f"{live_server.url}/g/{game.edit_key}/rounds/{stored.pk}/edit/"
+    phone.goto(edit)
+    phone.locator("#id_total_0").fill("")
+    phone.locator('.hand[data-seat="0"] button[name=negate]').tap()
+    phone.keyboard.type("2")
+    draft_holds(phone, "-2")
+    phone.reload()
+    expect(phone.locator("#id_total_0")).to_have_value("-2")
+    expect(phone.locator("#id_total_1")).to_have_value("5")
+    phone.get_by_role("button", name="Save round 1").tap()
+    expect(phone.locator(".round-form h2")).to_have_text("Round 2")
+    assert urlsplit(phone.url).path == f"/g/{game.edit_key}/"
+    stored.refresh_from_db()
+    assert stored.data["hands"] == {"Léa": -2, "Marc": 5}
+    no_draft_left(phone)
+    phone.goto(edit)
+    expect(phone.locator("#id_total_0")).to_have_value("-2")  # as stored, no old draft
+    shoot(phone, f"23-correction-{phone.viewport_size['width']}")
+
+
+def test_a_live_update_moves_the_form_and_its_draft_to_the_next_round(
+    page: Page, live_server, browser
+):
+    game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
+    sheet = f"{live_server.url}/g/{game.edit_key}/"
+    page.goto(sheet)
+    page.locator("#id_total_0").tap()
+    page.keyboard.type("4")
+    draft_holds(page, "4")
+
+    other = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="fr-FR"
+    ).new_page()
+    other.goto(sheet)
+    other.locator("#id_total_0").fill("1")
+    other.locator("#id_total_1").fill("2")
+    other.get_by_role("button", name="Enregistrer la manche 1").tap()
+    expect(other.locator(".round-form h2")).to_have_text("Manche 2")
+    other.context.close()
+
+    expect(page.locator(".round-form h2")).to_have_text("Round 2", timeout=10_000)
+    expect(page.locator("button[name=save]")).to_have_text("Save round 2")
+    expect(page.locator("#id_total_0")).to_have_value("4")
+    page.reload()
+    expect(page.locator("#id_total_0")).to_have_value("4")
+    page.locator("#id_total_1").tap()
+    page.keyboard.type("6")
+    page.get_by_role("button", name="Save round 2").tap()
+    expect(page.locator(".round-form h2")).to_have_text("Round 3")
+    assert [r.data["hands"] for r in Round.objects.order_by("position")] == [
+        {"Léa": 1, "Marc": 2},
+        {"Léa": 4, "Marc": 6},
+    ]
+
+
+def test_a_round_saved_elsewhere_first_keeps_mine_as_the_next_until_discarded(
+    page: Page, live_server
+):
+    """No live update came (polls refused): the save meets the conflict, the draft follows the
+    hands to the next round number, and "Discard my round" drops it."""
+    game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
+    page.route("**/live/", lambda route: route.abort())
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    page.locator("#id_total_0").tap()
+    page.keyboard.type("4")
+    page.locator("#id_total_1").tap()
+    page.keyboard.type("6")
+    game.add_round(1, engine.RoundEntry(hands={"Léa": 1, "Marc": 2}))  # another phone
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".conflict")).to_contain_text("Round 1 was saved from another phone")
+    expect(page.locator(".round-form h2")).to_have_text("Round 2")
+    draft_holds(page, '"number":"2"')
+    page.reload()
+    expect(page.locator(".round-form h2")).to_have_text("Round 2")
+    expect(page.locator("#id_total_1")).to_have_value("6")
+    page.get_by_role("button", name="Save round 2").tap()
+    expect(page.locator(".round-form h2")).to_have_text("Round 3")
+    no_draft_left(page)
+    assert Round.objects.count() == 2
+
+    page.locator("#id_total_0").tap()
+    page.keyboard.type("5")
+    game.add_round(3, engine.RoundEntry(hands={"Léa": 1, "Marc": 2}))
+    page.locator("#id_total_1").tap()
+    page.keyboard.type("7")
+    page.get_by_role("button", name="Save round 3").tap()
+    page.get_by_role("link", name="Discard my round").tap()
+    expect(page.locator(".round-form h2")).to_have_text("Round 4")
+    expect(page.locator("#id_total_0")).to_have_value("")
+    no_draft_left(page)
+    assert Round.objects.count() == 3

@@ -165,8 +165,8 @@ def measure_long() -> dict:
         if seed % 2:
             Game.objects.filter(pk=game.pk).update(ended=True)
             game.refresh_from_db()
-            if hasattr(game, "save_summary"):
-                game.save_summary()
+            cache.clear()  # its sheet as stored before it was ended
+            game.save_summary()
         phone.get(f"/g/{game.edit_key}/", HTTP_HOST="127.0.0.1")
 
     def page(url: str):

@@ -197,7 +197,12 @@ class Game(models.Model):
     def stored_summary(self, rounds: int | None = None) -> story.GameSummary:
         """The summary kept with the game (for ``rounds`` live rounds, by default those
         stored); computed from the score sheet and kept when there is none yet."""
-        count = len(self.live_rounds()) if rounds is None else rounds
+        if rounds is not None:
+            count = rounds
+        elif "_live_rounds" in self.__dict__:
+            count = len(self._live_rounds)
+        else:
+            count = self.rounds.live().count()  # one count, not every round read
         if self.summary is not None and self.summary.get("number") == count:
             return story.summary_from_json(self.summary)
         return self.save_summary()
@@ -210,7 +215,11 @@ class Game(models.Model):
         return summary
 
     def players_in_round(self, number: int) -> list[str]:
-        """Who plays round ``number``: everyone not knocked out in an earlier round."""
+        """Who plays round ``number``: everyone not knocked out in an earlier round (for the
+        next round, read from the kept summary)."""
+        summary = self.stored_summary()
+        if number == summary.rounds + 1:
+            return [p for p in self.players if p in summary.in_game]
         sheet = self.score()
         out = {p for result in sheet.rounds[: number - 1] for p in result.knocked_out}
         return [p for p in self.players if p not in out]
@@ -228,16 +237,17 @@ class Game(models.Model):
     # --- every write --------------------------------------------------------------
 
     @contextmanager
-    def _locked(self) -> Iterator[list[Round]]:
+    def _locked(self, read_rounds: bool = True) -> Iterator[list[Round]]:
         """A transaction holding the game's row lock: writes to one game happen one at a time
         (PostgreSQL: SELECT … FOR UPDATE; SQLite: its write lock, taken at BEGIN IMMEDIATE).
-        Yields the rounds as stored now; the change is checked against them."""
+        Yields the rounds as stored now (none unless ``read_rounds``); the change is checked
+        against them."""
         self._scored = None
         self._summarized = None
         with transaction.atomic():
             Game.objects.select_for_update().filter(pk=self.pk).first()
             self.refresh_from_db()
-            yield list(self.rounds.live().order_by("position"))
+            yield list(self.rounds.live().order_by("position")) if read_rounds else []
             state = new_key()
             changes = {"state": state, "updated_at": timezone.now()}
             if self._summarized is None and self._scored is not None:
@@ -270,32 +280,34 @@ class Game(models.Model):
         self._summarized = story.summarize(sheet)
         return sheet
 
-    def _check_next(self, rounds: list[Round], entry: engine.RoundEntry) -> None:
-        """The next round scored from where the game stood after ``rounds`` (its stored
-        summary), not from the whole game again; a GameError refuses it. Keeps the new summary,
-        and the new sheet when the one before it is at hand."""
-        before = self.stored_summary(len(rounds))
-        rules = self.as_entry([], ended_after=len(rounds))  # an ended game stays ended
+    def _check_next(self, count: int, entry: engine.RoundEntry) -> None:
+        """The next round scored from where the game stood after its ``count`` rounds (its
+        kept summary), not from the whole game again; a GameError refuses it. Keeps the new
+        summary, and the new sheet when the one before it is at hand."""
+        before = self.stored_summary(count)
+        rules = self.as_entry([], ended_after=count)  # an ended game stays ended
         results, after = engine.continue_game(rules, before.progress, [entry])
         self._summarized = story.add_rounds(before, results, after)
         previous = self.__dict__.get("_sheet") or cache.get(cache_key("sheet", self.version))
-        if previous is not None and len(previous.rounds) == len(rounds):
+        if previous is not None and len(previous.rounds) == count:
             self._scored = engine.sheet_of(
                 previous.variant, previous.players, [*previous.rounds, *results], after
             )
 
     def add_round(self, number: int, entry: engine.RoundEntry) -> Round:
         """Store round ``number``; Conflict if the game has another number of rounds now."""
-        with self._locked() as rounds:
-            if 0 < number <= len(rounds) and rounds[number - 1].data == gamefile.round_to_json(
-                entry
-            ):
-                # The same round sent again (a second tap on Save, or a retry after its answer
-                # was lost): it is stored already, whatever was saved after it.
-                return rounds[number - 1]
-            if len(rounds) != number - 1:
+        with self._locked(read_rounds=False):
+            live = self.rounds.live().order_by("position")
+            count = live.count()  # the rounds before it are not read: only their summary
+            if 0 < number <= count:
+                stored = live[number - 1]
+                if stored.data == gamefile.round_to_json(entry):
+                    # The same round sent again (a second tap on Save, or a retry after its
+                    # answer was lost): it is stored already, whatever was saved after it.
+                    return stored
+            if count != number - 1:
                 raise Conflict
-            self._check_next(rounds, entry)
+            self._check_next(count, entry)
             last = self.rounds.aggregate(last=Max("position"))["last"] or 0
             return Round.objects.create(
                 game=self, position=last + 1, data=gamefile.round_to_json(entry)

@@ -40,10 +40,10 @@ def page_template(game: Game) -> str:
 
 def new_round_form(game: Game, data=None) -> RoundForm | None:
     """The form for the next round (bound to posted ``data``), or None once the game is over."""
-    sheet = game.score()
-    if sheet.finished:
+    summary = game.stored_summary()  # the sheet itself is not needed to take a round
+    if summary.finished:
         return None
-    return RoundForm.for_game(game)(data, game=game, number=len(sheet.rounds) + 1)
+    return RoundForm.for_game(game)(data, game=game, number=summary.rounds + 1)
 
 
 def history(game: Game, sheet: engine.ScoreSheet, only_last: bool = False) -> list[dict]:

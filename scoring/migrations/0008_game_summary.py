@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0005_game_rules_name'),
+        ('scoring', '0006_rule_set'),
     ]
 
     operations = [

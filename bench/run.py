@@ -89,20 +89,16 @@ def measure_sheet() -> dict:
         cache.clear()
         results[f"queries, cold cache, {name}"] = queries(page)
         results[f"queries, warm, {name}"] = queries(page)
-
-    def cold():
-        cache.clear()
-        sheet_page(client, long_game)()
-
+    cold = cold_page(client, f"/g/{long_game.edit_key}/")
     results["sheet 30×8, warm (ms)"] = median_ms(sheet_page(client, long_game), 300)
     results["sheet 30×8, nothing cached: server just started (ms)"] = median_ms(cold, 40)
     return results
 
 
-def measure_save(htmx: bool) -> float:
-    """One request saving round 30; with htmx it also returns the updated sheet."""
+def measure_save(htmx: bool, number: int = 30, count: int = 40) -> float:
+    """One request saving round ``number``; with htmx it also returns the updated sheet."""
     client = Client()
-    games = [evening_game(29, seed=n) for n in range(40)]
+    games = [evening_game(number - 1, seed=n) for n in range(count)]
     for game in games:
         client.get(f"/g/{game.edit_key}/", HTTP_HOST="127.0.0.1")
     hands = {f"total_{i}": str(i + 1) for i in range(len(PLAYERS))}
@@ -113,7 +109,7 @@ def measure_save(htmx: bool) -> float:
         extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
         response = client.post(
             f"/g/{game.edit_key}/",
-            {"number": 30, "save": "1", "caller": PLAYERS[0], **hands},
+            {"number": number, "save": "1", "caller": PLAYERS[0], **hands},
             HTTP_HOST="127.0.0.1",
             **extra,
         )
@@ -122,42 +118,34 @@ def measure_save(htmx: bool) -> float:
     return median_ms(save, len(games))
 
 
+def cold_page(client: Client, url: str):
+    """A GET of ``url`` with nothing cached (as on a server just started)."""
+
+    def action():
+        cache.clear()
+        response = client.get(url, HTTP_HOST="127.0.0.1")
+        assert response.status_code == 200, response.status_code
+
+    return action
+
+
 def measure_long() -> dict:
     """The cost of a long game, and of a phone that holds as many games as it may."""
     client = Client()
     client.cookies["django_language"] = "fr"
     results = {}
     long_game = evening_game(500, seed=5)
-
-    def cold(url: str):
-        def action():
-            cache.clear()
-            response = client.get(url, HTTP_HOST="127.0.0.1")
-            assert response.status_code == 200, response.status_code
-
-        return action
-
-    results["sheet 500×8, nothing cached (ms)"] = median_ms(cold(f"/g/{long_game.edit_key}/"), 9)
+    results["sheet 500×8, nothing cached (ms)"] = median_ms(
+        cold_page(client, f"/g/{long_game.edit_key}/"), 9
+    )
     ended = evening_game(500, seed=6)
     Game.objects.filter(pk=ended.pk).update(ended=True)
-    results["end screen 500×8, nothing cached (ms)"] = median_ms(cold(f"/g/{ended.edit_key}/"), 9)
-    games = [evening_game(499, seed=n) for n in range(9)]
-    for game in games:
-        client.get(f"/g/{game.edit_key}/", HTTP_HOST="127.0.0.1")
-    hands = {f"total_{i}": str(i + 1) for i in range(len(PLAYERS))}
-    pending = iter(games)
-
-    def save():
-        game = next(pending)
-        response = client.post(
-            f"/g/{game.edit_key}/",
-            {"number": 500, "save": "1", "caller": PLAYERS[0], **hands},
-            HTTP_HOST="127.0.0.1",
-        )
-        assert response.status_code == 302, response.status_code
-
-    results["save round 500 of 8 players, no JS: redirect (ms)"] = median_ms(save, len(games))
-
+    results["end screen 500×8, nothing cached (ms)"] = median_ms(
+        cold_page(client, f"/g/{ended.edit_key}/"), 9
+    )
+    results["save round 500 of 8 players, no JS: redirect (ms)"] = measure_save(
+        htmx=False, number=500, count=9
+    )
     phone = Client()
     phone.cookies["django_language"] = "fr"
     for seed in range(60):
@@ -168,17 +156,10 @@ def measure_long() -> dict:
             cache.clear()  # its sheet as stored before it was ended
             game.save_summary()
         phone.get(f"/g/{game.edit_key}/", HTTP_HOST="127.0.0.1")
-
-    def page(url: str):
-        def action():
-            cache.clear()
-            response = phone.get(url, HTTP_HOST="127.0.0.1")
-            assert response.status_code == 200, response.status_code
-
-        return action
-
-    results["/stats/ with 60 games of 30×8, nothing cached (ms)"] = median_ms(page("/stats/"), 9)
-    results["home with 60 games of 30×8, nothing cached (ms)"] = median_ms(page("/"), 9)
+    results["/stats/ with 60 games of 30×8, nothing cached (ms)"] = median_ms(
+        cold_page(phone, "/stats/"), 9
+    )
+    results["home with 60 games of 30×8, nothing cached (ms)"] = median_ms(cold_page(phone, "/"), 9)
     return results
 
 

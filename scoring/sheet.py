@@ -257,6 +257,7 @@ def sheet_page(request: HttpRequest, link: str, key: str, live: bool = False) ->
     if live:
         context = sheet_context(request, game, link=link)
         return TemplateResponse(request, f"{page_template(game)}#live", context)
+    game.live_rounds()  # the page draws every round: read once, the form counts them too
     form = None if link == "share" else new_round_form(game)
     return TemplateResponse(request, page_template(game), sheet_context(request, game, form, link))
 

@@ -196,7 +196,8 @@ class Game(models.Model):
 
     def stored_summary(self, rounds: int | None = None) -> story.GameSummary:
         """The summary kept with the game (for ``rounds`` live rounds, by default those
-        stored); computed from the score sheet and kept when there is none yet."""
+        stored); computed from the score sheet when there is none yet (a read writes nothing:
+        the next change keeps it)."""
         if rounds is not None:
             count = rounds
         elif "_live_rounds" in self.__dict__:
@@ -205,7 +206,7 @@ class Game(models.Model):
             count = self.rounds.live().count()  # one count, not every round read
         if self.summary is not None and self.summary.get("number") == count:
             return story.summary_from_json(self.summary)
-        return self.save_summary()
+        return story.summarize(self.score())
 
     def save_summary(self) -> story.GameSummary:
         """Compute the summary from the game's score sheet and keep it."""

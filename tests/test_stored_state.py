@@ -135,16 +135,20 @@ def test_restored_games_keep_their_summaries(tmp_path):
     assert story.summary_from_json(Game.objects.get(variant="koubo").summary).finished
 
 
-def test_a_game_without_a_kept_summary_gets_one_when_read(client):
-    """Rows from before summaries were kept (or written around the app) are summarized once."""
+def test_a_game_without_a_kept_summary_is_summarized_when_read_and_kept_at_its_next_change(
+    client,
+):
+    """Rows from before summaries were kept (or written around the app): a read computes the
+    summary and writes nothing; the next change keeps it."""
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
     Round.objects.create(game=game, position=1, data={"hands": {"Léa": 4, "Marc": 2}})
-    assert Game.objects.get(pk=game.pk).summary is None
     client.get(url(game))
-    session_games = client.session.get("games")
-    assert session_games == [game.edit_key]
-    assert "1 round" in client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert_kept(game)
+    assert client.session.get("games") == [game.edit_key]
+    home = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "1 round" in home
+    assert Game.objects.get(pk=game.pk).summary is None
+    save_round(client, game, 2, {"Léa": "3", "Marc": "9"}, caller="Léa")
+    assert assert_kept(game).rounds == 2
 
 
 def test_statistics_read_the_kept_summaries(client):

@@ -34,8 +34,11 @@ KEY_PATTERN = "[A-Za-z0-9_-]{1,32}"
 
 
 def new_key() -> str:
-    """128 bits of randomness, URL-safe: games are reached only through such keys."""
-    return secrets.token_urlsafe(16)
+    """128 bits of randomness, URL-safe: games are reached only through such keys. Never
+    starting with "-", which a command line would take for an option (``export_game KEY``)."""
+    while (key := secrets.token_urlsafe(16)).startswith("-"):
+        pass
+    return key
 
 
 def key_column(link: str) -> str:

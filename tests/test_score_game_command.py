@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from scoring import models
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = Path(__file__).parent / "examples"
 
@@ -156,3 +158,10 @@ def test_import_game_refuses_a_hostile_file_in_one_line_and_stores_nothing(
     assert exit.value.code == 1 and out == "" and "Traceback" not in err
     assert err.startswith("import_game: ") and message in err and err.count("\n") == 1
     assert not Game.objects.exists()
+
+
+def test_a_new_key_never_reads_as_a_command_option(monkeypatch):
+    """``export_game KEY`` takes a key starting with "-" for an option: keys never do."""
+    drawn = iter(["-starts-like-an-option", "Xplain-key"])
+    monkeypatch.setattr(models.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert models.new_key() == "Xplain-key"

@@ -52,6 +52,11 @@ def owns_rule_set(request: HttpRequest, key: str) -> bool:
     return key in request.session.get("own_rule_sets", [])
 
 
+def forget(request: HttpRequest, edit_key: str) -> None:
+    """Take the game off this device's list (and so its statistics); the game stays."""
+    request.session["games"] = [k for k in device_games(request) if k != edit_key]
+
+
 def game_summaries(request: HttpRequest) -> list[dict]:
     """The games of this device for its home page: games in progress first, then the most
     recently changed, each with its leader."""

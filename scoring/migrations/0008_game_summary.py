@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0006_rule_set'),
+        ('scoring', '0007_game_uid_rematch'),
     ]
 
     operations = [

@@ -106,6 +106,10 @@ class GameEntry:
     # Tambouille: the table declared the match blocked after this turn round.
     blocked_after: int | None = None
     rules_name: str | None = None  # the name a table gave its house rules (1–40 characters)
+    # The table ended the game after its last round ("End the game now"; a match: blocked).
+    ended: bool = False
+    first_dealer: str | None = None  # who dealt the first round; None: the first player
+    game_id: str | None = None  # the app's own identifier of the game (never a link's key)
 
 
 # Every game the referee keeps, by the key game files and URLs use: the Tamalou variants, and
@@ -623,6 +627,23 @@ def penalty_note(penalty: Penalty) -> Note:
 # --- the whole game ----------------------------------------------------------
 
 
+def ended_after_last_round(game: GameEntry) -> GameEntry:
+    """A game the table ended: a match is blocked after its last turn round; a Tamalou game is
+    played to exactly the rounds it has (the lowest totals win)."""
+    return ended_after(game, len(game.rounds))
+
+
+def ended_after(game: GameEntry, count: int) -> GameEntry:
+    """The game the table ended after its ``count`` rounds (see ``ended_after_last_round``)."""
+    if not count:
+        raise GameError(
+            gettext_noop("a game can be ended only after its first round."), field="ended"
+        )
+    if game.variant == Tambouille.key:
+        return replace(game, ended=False, blocked_after=count)
+    return replace(game, ended=False, settings={**game.settings, "rounds": count})
+
+
 @dataclass(frozen=True)
 class Progress:
     """Where a game stands after its first ``number`` rounds: all the next round is scored
@@ -667,6 +688,8 @@ def beginning(variant: HouseRules, players: tuple[str, ...]) -> Progress:
 
 def score_game(game: GameEntry) -> ScoreSheet:
     """Check and score every round in order; the first fault stops it with a GameError."""
+    if game.ended:
+        game = ended_after_last_round(game)
     variant, players = checked_rules(game)
     results, after = continue_game(game, beginning(variant, players), game.rounds)
     return sheet_of(variant.key, players, results, after)
@@ -715,7 +738,10 @@ def continue_game(
 ) -> tuple[list[RoundResult], Progress]:
     """Check and score ``rounds``, played after ``before`` (numbered on from it), with the
     rules of ``game``: their results, and where the game stands after them. Continuing from
-    the standing after some rounds scores exactly as scoring the whole game again."""
+    the standing after some rounds scores exactly as scoring the whole game again. (A game
+    the table ``ended`` ends after ``rounds``.)"""
+    if game.ended:
+        game = ended_after(game, before.number + len(rounds))
     variant, players = checked_rules(game)
     if before.number + len(rounds) > MAX_ROUNDS:
         raise GameError(

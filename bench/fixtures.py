@@ -25,4 +25,5 @@ def evening_game(rounds: int = 30, seed: int = 7) -> Game:
             )
         )
     Round.objects.bulk_create(entries)
+    game.save_summary()  # as every write through the app keeps it
     return game

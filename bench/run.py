@@ -3,7 +3,10 @@
 - the sheet page of a 30-round, 8-player game: database queries and server-side time;
 - saving a round: one request, scoring included;
 - throughput of the sheet page under gunicorn, against a trivial view served the same way;
-- the weight of a first load of the sheet page: HTML, CSS, JS and the icons it links, compressed.
+- the weight of a first load of the sheet page: HTML, CSS, JS and the icons it links, compressed;
+- long games (`--long` measures only these): the cold sheet and the end screen of a
+  500-round, 8-player game, a save at 500 rounds, /stats/ and the home page of a phone holding
+  60 games of 30 rounds.
 
 The load comes from wrk on loopback, as a phone that visited once: it accepts gzip and
 sends back its cookies. The trivial view (/healthz) is measured the same way in the same run.
@@ -86,20 +89,16 @@ def measure_sheet() -> dict:
         cache.clear()
         results[f"queries, cold cache, {name}"] = queries(page)
         results[f"queries, warm, {name}"] = queries(page)
-
-    def cold():
-        cache.clear()
-        sheet_page(client, long_game)()
-
+    cold = cold_page(client, f"/g/{long_game.edit_key}/")
     results["sheet 30×8, warm (ms)"] = median_ms(sheet_page(client, long_game), 300)
     results["sheet 30×8, nothing cached: server just started (ms)"] = median_ms(cold, 40)
     return results
 
 
-def measure_save(htmx: bool) -> float:
-    """One request saving round 30; with htmx it also returns the updated sheet."""
+def measure_save(htmx: bool, number: int = 30, count: int = 40) -> float:
+    """One request saving round ``number``; with htmx it also returns the updated sheet."""
     client = Client()
-    games = [evening_game(29, seed=n) for n in range(40)]
+    games = [evening_game(number - 1, seed=n) for n in range(count)]
     for game in games:
         client.get(f"/g/{game.edit_key}/", HTTP_HOST="127.0.0.1")
     hands = {f"total_{i}": str(i + 1) for i in range(len(PLAYERS))}
@@ -110,13 +109,58 @@ def measure_save(htmx: bool) -> float:
         extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
         response = client.post(
             f"/g/{game.edit_key}/",
-            {"number": 30, "save": "1", "caller": PLAYERS[0], **hands},
+            {"number": number, "save": "1", "caller": PLAYERS[0], **hands},
             HTTP_HOST="127.0.0.1",
             **extra,
         )
         assert response.status_code == (200 if htmx else 302), response.status_code
 
     return median_ms(save, len(games))
+
+
+def cold_page(client: Client, url: str):
+    """A GET of ``url`` with nothing cached (as on a server just started)."""
+
+    def action():
+        cache.clear()
+        response = client.get(url, HTTP_HOST="127.0.0.1")
+        assert response.status_code == 200, response.status_code
+
+    return action
+
+
+def measure_long() -> dict:
+    """The cost of a long game, and of a phone that holds as many games as it may."""
+    client = Client()
+    client.cookies["django_language"] = "fr"
+    results = {}
+    long_game = evening_game(500, seed=5)
+    results["sheet 500×8, nothing cached (ms)"] = median_ms(
+        cold_page(client, f"/g/{long_game.edit_key}/"), 9
+    )
+    ended = evening_game(500, seed=6)
+    Game.objects.filter(pk=ended.pk).update(ended=True)
+    results["end screen 500×8, nothing cached (ms)"] = median_ms(
+        cold_page(client, f"/g/{ended.edit_key}/"), 9
+    )
+    results["save round 500 of 8 players, no JS: redirect (ms)"] = measure_save(
+        htmx=False, number=500, count=9
+    )
+    phone = Client()
+    phone.cookies["django_language"] = "fr"
+    for seed in range(60):
+        game = evening_game(30, seed=100 + seed)
+        if seed % 2:
+            Game.objects.filter(pk=game.pk).update(ended=True)
+            game.refresh_from_db()
+            cache.clear()  # its sheet as stored before it was ended
+            game.save_summary()
+        phone.get(f"/g/{game.edit_key}/", HTTP_HOST="127.0.0.1")
+    results["/stats/ with 60 games of 30×8, nothing cached (ms)"] = median_ms(
+        cold_page(phone, "/stats/"), 9
+    )
+    results["home with 60 games of 30×8, nothing cached (ms)"] = median_ms(cold_page(phone, "/"), 9)
+    return results
 
 
 def wrk(url: str, cookie: str, seconds: int = 10) -> float:
@@ -225,16 +269,26 @@ def main() -> None:
             print(f"  {name}  {value:.2f}" if isinstance(value, float) else f"  {name}  {value}")
         shutil.rmtree(WORK, ignore_errors=True)
         return
+    if "--long" in sys.argv:
+        show(measure_long())
+        shutil.rmtree(WORK, ignore_errors=True)
+        return
     results = measure_sheet()
     results["save round 30 of 8 players, no JS: redirect (ms)"] = measure_save(htmx=False)
     results["save round 30 of 8 players, htmx: + new sheet (ms)"] = measure_save(htmx=True)
+    results.update(measure_long())
     results.update(measure_throughput(evening_game(30, seed=11)))
+    show(results)
+    shutil.rmtree(WORK, ignore_errors=True)
+
+
+def show(results: dict) -> None:
     width = max(len(name) for name in results)
-    print(f"\nTamalou Ref benchmark ({os.cpu_count()} cores), medians:")
+    load = os.getloadavg()[0]
+    print(f"\nTamalou Ref benchmark ({os.cpu_count()} cores, load average {load:.1f}), medians:")
     for name, value in results.items():
         shown = f"{value:.2f}" if isinstance(value, float) else str(value)
         print(f"  {name:<{width}}  {shown}")
-    shutil.rmtree(WORK, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ set a cookie for the site could fill with keys of their choice: it is no longer 
 
 from __future__ import annotations
 
+from django.db.models import Count, Q
 from django.http import HttpRequest
 
 from scoring.models import Game
@@ -60,29 +61,34 @@ def game_summaries(request: HttpRequest) -> list[dict]:
     """The games of this device for its home page: games in progress first, then the most
     recently changed, each with its leader."""
     summaries = []
-    for game in Game.objects.filter(edit_key__in=device_games(request)):
-        sheet = game.score()
-        leader = min(sheet.in_game or sheet.players, key=lambda p: sheet.totals[p])
+    for game in with_round_counts(Game.objects.filter(edit_key__in=device_games(request))):
+        summary = game.stored_summary(game.round_count)
+        leader = min(summary.in_game or summary.players, key=lambda p: summary.totals[p])
         summaries.append(
             {
                 "game": game,
-                "sheet": sheet,
+                "summary": summary,
                 "variant": engine.GAMES[game.variant],
                 "leader": leader,
-                "leader_total": sheet.totals[leader],
+                "leader_total": summary.totals[leader],
             }
         )
-    summaries.sort(key=lambda s: (s["sheet"].finished, -s["game"].updated_at.timestamp()))
+    summaries.sort(key=lambda s: (s["summary"].finished, -s["game"].updated_at.timestamp()))
     return summaries
+
+
+def with_round_counts(games):
+    """Games with the count of their live rounds (``round_count``), in the same query: how a
+    stored summary is known to be the game's own."""
+    return games.annotate(round_count=Count("rounds", filter=Q(rounds__deleted_at__isnull=True)))
 
 
 def game_records(request: HttpRequest) -> list[story.GameRecord]:
     """The scored games of this device (a match sheet has no points nor calls to count)."""
+    games = Game.objects.filter(edit_key__in=device_games(request)).exclude(variant=Tambouille.key)
     return [
-        story.GameRecord(game.variant, game.score(), game.created_at, game)
-        for game in Game.objects.filter(edit_key__in=device_games(request)).exclude(
-            variant=Tambouille.key
-        )
+        story.GameRecord(game.variant, game.stored_summary(game.round_count), game.created_at, game)
+        for game in with_round_counts(games)
     ]
 
 
@@ -91,7 +97,7 @@ def stats_context(records: list[story.GameRecord]) -> dict:
     by_variant = story.player_stats(records)
     return {
         "games": len(records),
-        "finished": sum(record.sheet.finished for record in records),
+        "finished": sum(record.summary.finished for record in records),
         "variants": [
             (VARIANTS[key], rows) for key in VARIANTS if (rows := by_variant.get(key)) is not None
         ],

@@ -26,7 +26,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from scoring.caching import cache_key
-from scoring.referee import engine, gamefile
+from scoring.referee import engine, gamefile, story
 from scoring.referee.house import HouseRules
 from scoring.referee.tambouille import TURN_SECONDS, Tambouille
 
@@ -97,6 +97,7 @@ class GameManager(models.Manager):
                 Round(game=game, position=n, data=data, **extra)
                 for n, (data, extra) in enumerate(zip(canonical["rounds"], extras, strict=True), 1)
             )
+            game.save_summary()
         return game
 
     def import_file(self, data: bytes | str, mine: list[str] | None = None) -> Game:
@@ -143,6 +144,10 @@ class Game(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
+    # Where the game stands after its last round and each player's figures (``story.
+    # GameSummary``), written in the transaction of every change to the rounds: the next round
+    # is scored from it, the statistics and the home page read it. Null until first computed.
+    summary = models.JSONField(null=True, blank=True, editable=False)
 
     objects = GameManager()
 
@@ -226,8 +231,33 @@ class Game(models.Model):
             self._sheet = sheet
         return self._sheet
 
+    def stored_summary(self, rounds: int | None = None) -> story.GameSummary:
+        """The summary kept with the game (for ``rounds`` live rounds, by default those
+        stored); computed from the score sheet when there is none yet (a read writes nothing:
+        the next change keeps it)."""
+        if rounds is not None:
+            count = rounds
+        elif "_live_rounds" in self.__dict__:
+            count = len(self._live_rounds)
+        else:
+            count = self.rounds.live().count()  # one count, not every round read
+        if self.summary is not None and self.summary.get("number") == count:
+            return story.summary_from_json(self.summary)
+        return story.summarize(self.score())
+
+    def save_summary(self) -> story.GameSummary:
+        """Compute the summary from the game's score sheet and keep it."""
+        summary = story.summarize(self.score())
+        self.summary = story.summary_to_json(summary)
+        Game.objects.filter(pk=self.pk).update(summary=self.summary)
+        return summary
+
     def players_in_round(self, number: int) -> list[str]:
-        """Who plays round ``number``: everyone not knocked out in an earlier round."""
+        """Who plays round ``number``: everyone not knocked out in an earlier round (for the
+        next round, read from the kept summary)."""
+        summary = self.stored_summary()
+        if number == summary.rounds + 1:
+            return [p for p in self.players if p in summary.in_game]
         sheet = self.score()
         out = {p for result in sheet.rounds[: number - 1] for p in result.knocked_out}
         return [p for p in self.players if p not in out]
@@ -255,17 +285,24 @@ class Game(models.Model):
     # --- every write --------------------------------------------------------------
 
     @contextmanager
-    def _locked(self) -> Iterator[list[Round]]:
+    def _locked(self, read_rounds: bool = True) -> Iterator[list[Round]]:
         """A transaction holding the game's row lock: writes to one game happen one at a time
         (PostgreSQL: SELECT … FOR UPDATE; SQLite: its write lock, taken at BEGIN IMMEDIATE).
-        Yields the rounds as stored now; the change is checked against them."""
+        Yields the rounds as stored now (none unless ``read_rounds``); the change is checked
+        against them."""
         self._scored = None
+        self._summarized = None
         with transaction.atomic():
             Game.objects.select_for_update().filter(pk=self.pk).first()
             self.refresh_from_db()
-            yield list(self.rounds.live().order_by("position"))
+            yield list(self.rounds.live().order_by("position")) if read_rounds else []
             state = new_key()
-            Game.objects.filter(pk=self.pk).update(state=state, updated_at=timezone.now())
+            changes = {"state": state, "updated_at": timezone.now()}
+            if self._summarized is None and self._scored is not None:
+                self._summarized = story.summarize(self._scored)
+            if self._summarized is not None:
+                changes["summary"] = story.summary_to_json(self._summarized)
+            Game.objects.filter(pk=self.pk).update(**changes)
         self.refresh_from_db()
         if self._scored is not None:
             # The sheet of exactly what this change stored (its own state token, even if another
@@ -285,22 +322,40 @@ class Game(models.Model):
     def _check(
         self, entries: list[engine.RoundEntry], ended_after: int | None = None
     ) -> engine.ScoreSheet:
-        """The whole game as it would be stored; a GameError refuses the change."""
-        return engine.score_game(self.as_entry(entries, ended_after))
+        """The whole game as it would be stored; a GameError refuses the change. (Its summary
+        is kept with the change.)"""
+        sheet = engine.score_game(self.as_entry(entries, ended_after))
+        self._summarized = story.summarize(sheet)
+        return sheet
+
+    def _check_next(self, count: int, entry: engine.RoundEntry) -> None:
+        """The next round scored from where the game stood after its ``count`` rounds (its
+        kept summary), not from the whole game again; a GameError refuses it. Keeps the new
+        summary, and the new sheet when the one before it is at hand."""
+        before = self.stored_summary(count)
+        rules = self.as_entry([], ended_after=count)  # an ended game stays ended
+        results, after = engine.continue_game(rules, before.progress, [entry])
+        self._summarized = story.add_rounds(before, results, after)
+        previous = self.__dict__.get("_sheet") or cache.get(cache_key("sheet", self.version))
+        if previous is not None and len(previous.rounds) == count:
+            self._scored = engine.sheet_of(
+                previous.variant, previous.players, [*previous.rounds, *results], after
+            )
 
     def add_round(self, number: int, entry: engine.RoundEntry) -> Round:
         """Store round ``number``; Conflict if the game has another number of rounds now."""
-        with self._locked() as rounds:
-            if 0 < number <= len(rounds) and rounds[number - 1].data == gamefile.round_to_json(
-                entry
-            ):
-                # The same round sent again (a second tap on Save, or a retry after its answer
-                # was lost): it is stored already, whatever was saved after it.
-                return rounds[number - 1]
-            if len(rounds) != number - 1:
+        with self._locked(read_rounds=False):
+            live = self.rounds.live().order_by("position")
+            count = live.count()  # the rounds before it are not read: only their summary
+            if 0 < number <= count:
+                stored = live[number - 1]
+                if stored.data == gamefile.round_to_json(entry):
+                    # The same round sent again (a second tap on Save, or a retry after its
+                    # answer was lost): it is stored already, whatever was saved after it.
+                    return stored
+            if count != number - 1:
                 raise Conflict
-            # An ended game stays ended after its stored rounds: the new one is refused.
-            self._check_and_keep([*self.entries(rounds), entry], ended_after=len(rounds))
+            self._check_next(count, entry)
             last = self.rounds.aggregate(last=Max("position"))["last"] or 0
             return Round.objects.create(
                 game=self, position=last + 1, data=gamefile.round_to_json(entry)
@@ -343,7 +398,9 @@ class Game(models.Model):
 
     def end(self) -> None:
         """The table ends an open-ended game now: the lowest total wins."""
-        with self._locked():
+        with self._locked() as rounds:
+            self.ended = True
+            self._check(self.entries(rounds))
             Game.objects.filter(pk=self.pk).update(ended=True)
 
     def resume(self) -> None:

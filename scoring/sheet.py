@@ -46,10 +46,10 @@ def page_template(game: Game) -> str:
 
 def new_round_form(game: Game, data=None) -> RoundForm | None:
     """The form for the next round (bound to posted ``data``), or None once the game is over."""
-    sheet = game.score()
-    if sheet.finished:
+    summary = game.stored_summary()  # the sheet itself is not needed to take a round
+    if summary.finished:
         return None
-    return RoundForm.for_game(game)(data, game=game, number=len(sheet.rounds) + 1)
+    return RoundForm.for_game(game)(data, game=game, number=summary.rounds + 1)
 
 
 def history(
@@ -287,6 +287,7 @@ def sheet_page(
     if live:
         context = sheet_context(request, game, link=link)
         return TemplateResponse(request, f"{page_template(game)}#live", context)
+    game.live_rounds()  # the page draws every round: read once, the form counts them too
     form = None if link == "share" else new_round_form(game)
     return TemplateResponse(request, page_template(game), sheet_context(request, game, form, link))
 

@@ -188,7 +188,7 @@ def save_round(request: HtmxHttpRequest, key: str) -> HttpResponse:
             return render(request, form.form_partial, context)
         return render(request, form.page, context, status=400)
     cleared_undo = request.session.pop("undo", None) is not None
-    finished = game.score().finished
+    finished = game.stored_summary().finished
     if request.htmx:
         response = render(request, form.saved_partial, saved_context(request, game, cleared_undo))
         return reswap(response, f"outerHTML show:{form.shown_after_save(finished)}:top")

@@ -19,6 +19,7 @@ from scoring.referee.story import (
     moments,
     player_stats,
     same_tables,
+    summarize,
 )
 from tests.helpers import F, play, rnd
 from tests.test_properties import PROPERTY_SETTINGS, games
@@ -80,7 +81,7 @@ def test_calls_count_only_rounds_with_a_caller_that_the_referee_judged():
     # A variant that does not judge calls (no verdict for a caller) counts none.
     unjudged = replace(sheet, rounds=[replace(r, caller_succeeded=None) for r in sheet.rounds])
     assert moments(unjudged, rounds).calls == []
-    [lea, _marc] = player_stats([GameRecord("tamalou", unjudged, 0)])["tamalou"]
+    [lea, _marc] = player_stats([GameRecord("tamalou", summarize(unjudged), 0)])["tamalou"]
     assert lea.calls == 0 and lea.success_rate is None
 
 
@@ -126,11 +127,11 @@ def test_statistics_per_variant_and_player_name():
     unfinished = play("koubo", "Léa Nina", rnd({"Léa": 4, "Nina": 3}, caller="Nina"))
     tamoul = play("tamoul", "Léa Marc Nina", *tamoul_game())
     records = [
-        GameRecord("dutch", play("dutch", "Zoé Omar"), 4),  # not started: nobody
-        GameRecord("koubo", koubo_1, 1),
-        GameRecord("koubo", koubo_2, 2),
-        GameRecord("koubo", unfinished, 3),
-        GameRecord("tamoul", tamoul, 0),
+        GameRecord("dutch", summarize(play("dutch", "Zoé Omar")), 4),  # not started: nobody
+        GameRecord("koubo", summarize(koubo_1), 1),
+        GameRecord("koubo", summarize(koubo_2), 2),
+        GameRecord("koubo", summarize(unfinished), 3),
+        GameRecord("tamoul", summarize(tamoul), 0),
     ]
     stats = player_stats(records)
     assert list(stats) == ["koubo", "tamoul"]
@@ -157,7 +158,9 @@ def test_statistics_per_variant_and_player_name():
 def test_players_with_as_many_wins_are_listed_by_games_played_then_name():
     lost = play("koubo", "Zoé Léa", rnd({"Zoé": 9, "Léa": 1}), rounds=1)
     started = play("koubo", "Nina Léa", rnd({"Nina": 9, "Léa": 1}))
-    stats = player_stats([GameRecord("koubo", started, 1), GameRecord("koubo", lost, 2)])
+    stats = player_stats(
+        [GameRecord("koubo", summarize(started), 1), GameRecord("koubo", summarize(lost), 2)]
+    )
     assert [(s.name, s.won, s.games) for s in stats["koubo"]] == [
         ("Léa", 1, 1),
         ("Zoé", 0, 1),
@@ -169,7 +172,7 @@ def test_players_with_as_many_wins_are_listed_by_games_played_then_name():
 @given(games())
 def test_statistics_add_up_the_sheets_rounds(game):
     sheet = score_game(game)
-    stats = player_stats([GameRecord(game.variant, sheet, 0)]).get(game.variant, [])
+    stats = player_stats([GameRecord(game.variant, summarize(sheet), 0)]).get(game.variant, [])
     assert len(stats) == (len(sheet.players) if sheet.rounds else 0)
     for row in stats:
         scores = [r.scores[row.name] for r in sheet.rounds if row.name in r.scores]

@@ -630,41 +630,134 @@ def penalty_note(penalty: Penalty) -> Note:
 def ended_after_last_round(game: GameEntry) -> GameEntry:
     """A game the table ended: a match is blocked after its last turn round; a Tamalou game is
     played to exactly the rounds it has (the lowest totals win)."""
-    if not game.rounds:
+    return ended_after(game, len(game.rounds))
+
+
+def ended_after(game: GameEntry, count: int) -> GameEntry:
+    """The game the table ended after its ``count`` rounds (see ``ended_after_last_round``)."""
+    if not count:
         raise GameError(
             gettext_noop("a game can be ended only after its first round."), field="ended"
         )
     if game.variant == Tambouille.key:
-        return replace(game, ended=False, blocked_after=len(game.rounds))
-    return replace(game, ended=False, settings={**game.settings, "rounds": len(game.rounds)})
+        return replace(game, ended=False, blocked_after=count)
+    return replace(game, ended=False, settings={**game.settings, "rounds": count})
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a game stands after its first ``number`` rounds: all the next round is scored
+    from (the variants keep no other state between rounds: their rules read this standing)."""
+
+    number: int
+    totals: Mapping[str, Fraction]
+    in_game: tuple[str, ...]
+    eliminated: tuple[str, ...] = ()
+    knocked_out_last_round: tuple[str, ...] = ()
+    finished: bool = False
+    winners: tuple[str, ...] = ()
+    losers: tuple[str, ...] = ()
+
+
+def checked_rules(game: GameEntry) -> tuple[HouseRules, tuple[str, ...]]:
+    """The game's variant with its house settings, and its players, checked."""
+    variant = check_settings(game.variant, game.settings)
+    if game.rules_name is not None:
+        check_rules_name(game.rules_name)
+    if isinstance(variant, Tambouille):
+        players = check_players(game.players, variant.min_players, variant.max_players)
+        if game.blocked_after is not None and game.blocked_after < 1:
+            raise GameError(
+                gettext_noop("a match can be declared blocked only after a turn round."),
+                field="blocked",
+            )
+    else:
+        if game.blocked_after is not None:
+            raise GameError(
+                gettext_noop("only a Tambouille match can be blocked."), field="blocked"
+            )
+        players = check_players(game.players)
+    return variant, players
+
+
+def beginning(variant: HouseRules, players: tuple[str, ...]) -> Progress:
+    """A game before its first round (Tambouille: everyone holds the cards dealt)."""
+    dealt = variant.dealt(len(players)) if isinstance(variant, Tambouille) else 0
+    return Progress(0, {p: Fraction(dealt) for p in players}, players)
 
 
 def score_game(game: GameEntry) -> ScoreSheet:
     """Check and score every round in order; the first fault stops it with a GameError."""
     if game.ended:
         game = ended_after_last_round(game)
-    variant = check_settings(game.variant, game.settings)
-    if game.rules_name is not None:
-        check_rules_name(game.rules_name)
-    if isinstance(variant, Tambouille):
-        return score_match(game, variant)
-    if game.blocked_after is not None:
-        raise GameError(gettext_noop("only a Tambouille match can be blocked."), field="blocked")
-    players = check_players(game.players)
-    if len(game.rounds) > MAX_ROUNDS:
+    variant, players = checked_rules(game)
+    results, after = continue_game(game, beginning(variant, players), game.rounds)
+    return sheet_of(variant.key, players, results, after)
+
+
+def extend_sheet(sheet: ScoreSheet, game: GameEntry, rounds: Sequence[RoundEntry]) -> ScoreSheet:
+    """``sheet`` (the game's sheet so far) with ``rounds`` played after it: only they are
+    scored. ``game`` gives the rules (its own rounds are not read)."""
+    results, after = continue_game(game, progress_of(sheet), rounds)
+    return sheet_of(sheet.variant, sheet.players, [*sheet.rounds, *results], after)
+
+
+def progress_of(sheet: ScoreSheet) -> Progress:
+    """Where the game of ``sheet`` stands after its last round."""
+    last = sheet.rounds[-1] if sheet.rounds else None
+    return Progress(
+        number=len(sheet.rounds),
+        totals=dict(sheet.totals),
+        in_game=tuple(sheet.in_game),
+        eliminated=tuple(sheet.eliminated),
+        knocked_out_last_round=tuple(last.knocked_out) if last else (),
+        finished=sheet.finished,
+        winners=tuple(sheet.winners),
+        losers=tuple(sheet.losers),
+    )
+
+
+def sheet_of(
+    variant: str, players: tuple[str, ...], results: list[RoundResult], after: Progress
+) -> ScoreSheet:
+    return ScoreSheet(
+        variant=variant,
+        players=players,
+        rounds=results,
+        totals=dict(after.totals),
+        in_game=after.in_game,
+        finished=after.finished,
+        winners=list(after.winners),
+        losers=list(after.losers),
+        eliminated=list(after.eliminated),
+    )
+
+
+def continue_game(
+    game: GameEntry, before: Progress, rounds: Sequence[RoundEntry]
+) -> tuple[list[RoundResult], Progress]:
+    """Check and score ``rounds``, played after ``before`` (numbered on from it), with the
+    rules of ``game``: their results, and where the game stands after them. Continuing from
+    the standing after some rounds scores exactly as scoring the whole game again. (A game
+    the table ``ended`` ends after ``rounds``.)"""
+    if game.ended:
+        game = ended_after(game, before.number + len(rounds))
+    variant, players = checked_rules(game)
+    if before.number + len(rounds) > MAX_ROUNDS:
         raise GameError(
             gettext_noop("a game has at most {most} rounds."), most=MAX_ROUNDS, field="rounds"
         )
+    if isinstance(variant, Tambouille):
+        return continue_match(game, variant, players, before, rounds)
 
-    totals = {p: ZERO for p in players}
-    in_game = list(players)
-    eliminated: list[str] = []
+    totals = {p: before.totals[p] for p in players}
+    in_game = list(before.in_game)
+    eliminated = list(before.eliminated)
     results: list[RoundResult] = []
-    standing: Standing | None = None
-    finished = False
+    after = before
 
-    for number, entry in enumerate(game.rounds, 1):
-        if finished:
+    for number, entry in enumerate(rounds, before.number + 1):
+        if after.finished:
             raise GameError(
                 gettext_noop("the game ended after round {last}; no more rounds can be added."),
                 last=number - 1,
@@ -689,46 +782,37 @@ def score_game(game: GameEntry) -> ScoreSheet:
         finished = variant.game_over(standing) or (
             variant.rounds is not None and number >= variant.rounds
         )
+        after = Progress(
+            number=number,
+            totals=dict(totals),
+            in_game=tuple(in_game),
+            eliminated=tuple(eliminated),
+            knocked_out_last_round=tuple(knocked_out),
+            finished=finished,
+            winners=tuple(variant.game_winners(standing)) if finished else (),
+            losers=tuple(variant.game_losers(standing)) if finished else (),
+        )
         results.append(
             replace(
                 result, totals=dict(totals), knocked_out=knocked_out, adjusted=adjusted, notes=notes
             )
         )
-
-    winners = variant.game_winners(standing) if finished else []
-    losers = variant.game_losers(standing) if finished else []
-    return ScoreSheet(
-        variant=variant.key,
-        players=players,
-        rounds=results,
-        totals=dict(totals),
-        in_game=tuple(in_game),
-        finished=finished,
-        winners=winners,
-        losers=losers,
-        eliminated=eliminated,
-    )
+    return results, after
 
 
-def score_match(game: GameEntry, rules: Tambouille) -> ScoreSheet:
+def continue_match(
+    game: GameEntry,
+    rules: Tambouille,
+    players: tuple[str, ...],
+    before: Progress,
+    rounds: Sequence[RoundEntry],
+) -> tuple[list[RoundResult], Progress]:
     """A Tambouille match sheet: each turn round's counts of cards left are its hand totals,
     scores and totals; the round is won by the fewest cards. See tambouille.py."""
-    players = check_players(game.players, rules.min_players, rules.max_players)
-    if len(game.rounds) > MAX_ROUNDS:
-        raise GameError(
-            gettext_noop("a game has at most {most} rounds."), most=MAX_ROUNDS, field="rounds"
-        )
-    if game.blocked_after is not None and game.blocked_after < 1:
-        raise GameError(
-            gettext_noop("a match can be declared blocked only after a turn round."),
-            field="blocked",
-        )
-    counts = {p: rules.dealt(len(players)) for p in players}
     results: list[RoundResult] = []
-    finished = False
-    winners: list[str] = []
-    for number, entry in enumerate(game.rounds, 1):
-        if finished:
+    after = before
+    for number, entry in enumerate(rounds, before.number + 1):
+        if after.finished:
             raise GameError(
                 gettext_noop("the match ended after turn round {last}; no more can be added."),
                 last=number - 1,
@@ -753,6 +837,7 @@ def score_match(game: GameEntry, rules: Tambouille) -> ScoreSheet:
                 count=counts[fewest[0]],
             )
         ]
+        finished, winners = False, []
         emptied = rules.emptied(counts)
         if emptied:
             finished, winners = True, emptied
@@ -782,17 +867,8 @@ def score_match(game: GameEntry, rules: Tambouille) -> ScoreSheet:
                 penalty_cards_due=0,
             )
         )
-    return ScoreSheet(
-        variant=rules.key,
-        players=players,
-        rounds=results,
-        totals={p: Fraction(count) for p, count in counts.items()},
-        in_game=players,
-        finished=finished,
-        winners=winners,
-        losers=[],
-        eliminated=[],
-    )
+        after = Progress(number, exact_counts, players, finished=finished, winners=tuple(winners))
+    return results, after
 
 
 def check_no_calls(entry: RoundEntry, *, round: int) -> None:

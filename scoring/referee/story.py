@@ -18,6 +18,9 @@ Decisions:
   a game without a round counts for nothing.
 - **The same table over time**: finished games of exactly the same players (ignoring case
   and seats), oldest first, for each set of players that finished two games or more.
+
+The statistics and the home page read a ``GameSummary`` of each game, kept with the game
+when it changes (``add_rounds`` adds a new round's figures), not its whole score sheet.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from scoring.referee.cards import JOKER, RANKS, SUITS, Card
-from scoring.referee.engine import RoundEntry, ScoreSheet
+from scoring.referee.engine import Progress, RoundEntry, RoundResult, ScoreSheet, progress_of
 
 MOST_COMMON_SHOWN = 3
 
@@ -147,12 +150,150 @@ def moments(sheet: ScoreSheet, entries: Sequence[RoundEntry]) -> Moments:
 
 
 @dataclass(frozen=True)
+class RoundFigures:
+    """One player's figures over the rounds of a game, for the statistics."""
+
+    hands: int = 0  # rounds played
+    hand_points: Fraction = Fraction(0)
+    best: Fraction | None = None  # lowest round score
+    worst: Fraction | None = None  # highest round score
+    calls: int = 0
+    calls_succeeded: int = 0
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """What the statistics and the home page know of a game: where it stands after its last
+    round (``progress``) and each player's figures over its rounds."""
+
+    variant: str
+    players: tuple[str, ...]
+    progress: Progress
+    figures: dict[str, RoundFigures]
+
+    @property
+    def rounds(self) -> int:
+        return self.progress.number
+
+    @property
+    def finished(self) -> bool:
+        return self.progress.finished
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return self.progress.winners
+
+    @property
+    def totals(self) -> dict[str, Fraction]:
+        return dict(self.progress.totals)
+
+    @property
+    def in_game(self) -> tuple[str, ...]:
+        return self.progress.in_game
+
+
+def add_rounds(
+    summary: GameSummary, results: Iterable[RoundResult], after: Progress
+) -> GameSummary:
+    """``summary`` with the figures of ``results``, the rounds that brought it to ``after``."""
+    figures = dict(summary.figures)
+    for result in results:
+        for player, score in result.scores.items():
+            mine = figures[player]
+            figures[player] = RoundFigures(
+                hands=mine.hands + 1,
+                hand_points=mine.hand_points + result.hand_totals[player],
+                best=score if mine.best is None else min(mine.best, score),
+                worst=score if mine.worst is None else max(mine.worst, score),
+                calls=mine.calls,
+                calls_succeeded=mine.calls_succeeded,
+            )
+        caller = result.caller
+        if caller is not None and result.caller_succeeded is not None:
+            mine = figures[caller]
+            figures[caller] = RoundFigures(
+                mine.hands,
+                mine.hand_points,
+                mine.best,
+                mine.worst,
+                mine.calls + 1,
+                mine.calls_succeeded + result.caller_succeeded,
+            )
+    return GameSummary(summary.variant, summary.players, after, figures)
+
+
+def summarize(sheet: ScoreSheet) -> GameSummary:
+    """The summary of a whole score sheet."""
+    empty = GameSummary(
+        sheet.variant,
+        tuple(sheet.players),
+        progress_of(sheet),
+        {p: RoundFigures() for p in sheet.players},
+    )
+    return add_rounds(empty, sheet.rounds, progress_of(sheet))
+
+
+def _number(value: Fraction | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def _fraction(text: str | None) -> Fraction | None:
+    return None if text is None else Fraction(text)
+
+
+def summary_to_json(summary: GameSummary) -> dict:
+    """A summary as a JSON object (exact numbers as text: "-3/2")."""
+    progress = summary.progress
+    return {
+        "variant": summary.variant,
+        "players": list(summary.players),
+        "number": progress.number,
+        "totals": {p: str(t) for p, t in progress.totals.items()},
+        "in_game": list(progress.in_game),
+        "eliminated": list(progress.eliminated),
+        "knocked_out_last_round": list(progress.knocked_out_last_round),
+        "finished": progress.finished,
+        "winners": list(progress.winners),
+        "losers": list(progress.losers),
+        "figures": {
+            p: [
+                f.hands,
+                str(f.hand_points),
+                _number(f.best),
+                _number(f.worst),
+                f.calls,
+                f.calls_succeeded,
+            ]
+            for p, f in summary.figures.items()
+        },
+    }
+
+
+def summary_from_json(data: dict) -> GameSummary:
+    progress = Progress(
+        number=data["number"],
+        totals={p: Fraction(t) for p, t in data["totals"].items()},
+        in_game=tuple(data["in_game"]),
+        eliminated=tuple(data["eliminated"]),
+        knocked_out_last_round=tuple(data["knocked_out_last_round"]),
+        finished=data["finished"],
+        winners=tuple(data["winners"]),
+        losers=tuple(data["losers"]),
+    )
+    figures = {
+        p: RoundFigures(hands, Fraction(points), _fraction(best), _fraction(worst), calls, won)
+        for p, (hands, points, best, worst, calls, won) in data["figures"].items()
+    }
+    return GameSummary(data["variant"], tuple(data["players"]), progress, figures)
+
+
+@dataclass(frozen=True)
 class GameRecord:
     """A stored game as the statistics read it: ``when`` orders games (any comparable value),
     ``ref`` names it for the caller (a link, say)."""
 
     variant: str
-    sheet: ScoreSheet
+    summary: GameSummary
     when: object
     ref: object = None
 
@@ -183,25 +324,28 @@ def player_stats(records: Iterable[GameRecord]) -> dict[str, list[PlayerStats]]:
     most games, then by name."""
     table: dict[str, dict[str, PlayerStats]] = {}
     for record in records:
-        sheet = record.sheet
-        if not sheet.rounds:
+        summary = record.summary
+        if not summary.rounds:
             continue  # a game not started yet says nothing of anyone
         players = table.setdefault(record.variant, {})
-        mine = {p: players.setdefault(p.casefold(), PlayerStats(p)) for p in sheet.players}
-        if sheet.finished:
-            for player, stats in mine.items():
+        mine = {p: players.setdefault(p.casefold(), PlayerStats(p)) for p in summary.players}
+        for player, stats in mine.items():
+            if summary.finished:
                 stats.games += 1
-                stats.won += player in sheet.winners
-        for result in sheet.rounds:
-            for player, score in result.scores.items():
-                stats = mine[player]
-                stats.hands += 1
-                stats.hand_points += result.hand_totals[player]
-                stats.best = score if stats.best is None else min(stats.best, score)
-                stats.worst = score if stats.worst is None else max(stats.worst, score)
-            if result.caller is not None and result.caller_succeeded is not None:
-                mine[result.caller].calls += 1
-                mine[result.caller].calls_succeeded += result.caller_succeeded
+                stats.won += player in summary.winners
+            figures = summary.figures[player]
+            stats.hands += figures.hands
+            stats.hand_points += figures.hand_points
+            stats.calls += figures.calls
+            stats.calls_succeeded += figures.calls_succeeded
+            if figures.best is not None:
+                stats.best = min(
+                    figures.best, stats.best if stats.best is not None else figures.best
+                )
+            if figures.worst is not None:
+                stats.worst = max(
+                    figures.worst, stats.worst if stats.worst is not None else figures.worst
+                )
     return {
         variant: sorted(
             players.values(), key=lambda s: (-s.won, -s.games, s.name.casefold(), s.name)
@@ -236,18 +380,18 @@ class SameTable:
 def same_tables(records: Iterable[GameRecord], at_least: int = 2) -> list[SameTable]:
     """Each set of players that finished ``at_least`` games together, with those games."""
     groups: dict[frozenset[str], SameTable] = {}
-    finished = sorted((r for r in records if r.sheet.finished), key=lambda r: r.when)
+    finished = sorted((r for r in records if r.summary.finished), key=lambda r: r.when)
     for record in finished:
-        sheet = record.sheet
-        key = frozenset(p.casefold() for p in sheet.players)
-        table = groups.setdefault(key, SameTable(list(sheet.players)))
-        seat = {p.casefold(): p for p in sheet.players}
+        summary = record.summary
+        key = frozenset(p.casefold() for p in summary.players)
+        table = groups.setdefault(key, SameTable(list(summary.players)))
+        seat = {p.casefold(): p for p in summary.players}
         names = [seat[column.casefold()] for column in table.players]
         table.games.append(
             TableGame(
                 record,
-                [sheet.totals[name] for name in names],
-                [name in sheet.winners for name in names],
+                [summary.totals[name] for name in names],
+                [name in summary.winners for name in names],
             )
         )
     return [table for table in groups.values() if len(table.games) >= at_least]

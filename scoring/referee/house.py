@@ -228,9 +228,11 @@ class HouseSetting:
     # --- one query-string item ---------------------------------------------
 
     def text(self, value: object) -> str:
-        """The value as one query-string item: ``JOKER:-5,KH:-1``, ``100:50``, ``6.5``."""
+        """The value as one query-string item: ``JOKER:-5,KH:-1``, ``100:50``, ``6.5``. Card
+        values in the order of their keys, whatever order the database kept them in
+        (PostgreSQL's jsonb does not keep the order they were written in)."""
         if self.kind == "card_values":
-            return ",".join(f"{key}:{_text(worth)}" for key, worth in value.items())
+            return ",".join(f"{key}:{_text(worth)}" for key, worth in sorted(value.items()))
         if self.kind == "reset":
             return "" if value is None else f"{value['at']}:{value['to']}"
         if value is None:

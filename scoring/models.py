@@ -23,6 +23,7 @@ from django.db import connection, models, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from scoring import push
 from scoring.caching import cache_key
 from scoring.referee import engine, gamefile
 from scoring.referee.house import HouseRules
@@ -219,6 +220,7 @@ class Game(models.Model):
             yield list(self.rounds.live().order_by("position"))
             state = new_key()
             Game.objects.filter(pk=self.pk).update(state=state, updated_at=timezone.now())
+            push.announce(self.pk, state)
         self.refresh_from_db()
         if self._scored is not None:
             # The sheet of exactly what this change stored (its own state token, even if another

@@ -37,6 +37,7 @@ from scoring.referee import engine
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import VARIANTS
 from scoring.rules_page import rules_context, tambouille_context
+from scoring.stream import live_stream
 from scoring.sheet import (
     conflict_context,
     find_game,
@@ -261,6 +262,12 @@ def edit_live(request: HtmxHttpRequest, key: str) -> HttpResponse:
 
 
 @require_safe
+async def edit_stream(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """Each new ETag of ``edit_live`` as it happens (``scoring.push``)."""
+    return await live_stream(request, "edit", key)
+
+
+@require_safe
 @private
 def edit_export(request: HtmxHttpRequest, key: str) -> HttpResponse:
     return game_file_download(find_game("edit", key))
@@ -285,6 +292,11 @@ def share_sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
 @sheet_cache("share", live=True)
 def share_live(request: HtmxHttpRequest, key: str) -> HttpResponse:
     return sheet_page(request, "share", key, live=True)
+
+
+@require_safe
+async def share_stream(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    return await live_stream(request, "share", key)
 
 
 @require_safe

@@ -32,7 +32,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 
 CHANNEL = "tamalou_live"
 PING_SECONDS = 25  # a comment line now and then keeps proxies from closing an idle stream
@@ -155,7 +155,7 @@ class Listener:
     async def _run(self) -> None:
         import psycopg
 
-        params = settings.DATABASES["default"]
+        params = connections["default"].settings_dict
         conninfo = psycopg.conninfo.make_conninfo(
             **{
                 name: str(value)

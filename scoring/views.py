@@ -37,7 +37,6 @@ from scoring.referee import engine
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import VARIANTS
 from scoring.rules_page import rules_context, tambouille_context
-from scoring.stream import live_stream
 from scoring.sheet import (
     conflict_context,
     find_game,
@@ -48,6 +47,7 @@ from scoring.sheet import (
     sheet_context,
     sheet_page,
 )
+from scoring.stream import live_stream
 
 MAX_ROWS = 64  # player rows a posted new-game form may have (more than 8 is refused)
 

@@ -1,5 +1,5 @@
-"""ASGI entry point, for the live streams (``scoring.push``): ``uvicorn tamalou_ref.asgi:application``
-or gunicorn with uvicorn workers (``make serve``)."""
+"""ASGI entry point, for the live streams (``scoring.push``): ``make run`` (uvicorn) and
+``make serve`` (gunicorn with uvicorn workers)."""
 
 from __future__ import annotations
 

@@ -49,7 +49,11 @@ def gunicorn_master(
         yield f"http://127.0.0.1:{port}", server
     finally:
         server.terminate()
-        server.wait(10)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:  # uvicorn workers wait for streams still open
+            server.kill()
+            server.wait(10)
 
 
 def workers(master: int) -> set[int]:

@@ -6,6 +6,7 @@ from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils.translation import get_language, override
+from django.views.decorators.http import require_safe
 
 from scoring import push
 from scoring.httpcache import etag_of
@@ -48,3 +49,15 @@ async def live_stream(request: HttpRequest, link: str, key: str) -> HttpResponse
     # Never compressed: GZipMiddleware would hold the events back in its compressor.
     request.META.pop("HTTP_ACCEPT_ENCODING", None)
     return response
+
+
+@require_safe
+async def edit_stream(request: HttpRequest, key: str) -> HttpResponse:
+    """Each new ETag of ``views.edit_live`` as it happens."""
+    return await live_stream(request, "edit", key)
+
+
+@require_safe
+async def share_stream(request: HttpRequest, key: str) -> HttpResponse:
+    """Each new ETag of ``views.share_live`` as it happens."""
+    return await live_stream(request, "share", key)

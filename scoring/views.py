@@ -47,7 +47,6 @@ from scoring.sheet import (
     sheet_context,
     sheet_page,
 )
-from scoring.stream import live_stream
 
 MAX_ROWS = 64  # player rows a posted new-game form may have (more than 8 is refused)
 
@@ -262,12 +261,6 @@ def edit_live(request: HtmxHttpRequest, key: str) -> HttpResponse:
 
 
 @require_safe
-async def edit_stream(request: HtmxHttpRequest, key: str) -> HttpResponse:
-    """Each new ETag of ``edit_live`` as it happens (``scoring.push``)."""
-    return await live_stream(request, "edit", key)
-
-
-@require_safe
 @private
 def edit_export(request: HtmxHttpRequest, key: str) -> HttpResponse:
     return game_file_download(find_game("edit", key))
@@ -292,11 +285,6 @@ def share_sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
 @sheet_cache("share", live=True)
 def share_live(request: HtmxHttpRequest, key: str) -> HttpResponse:
     return sheet_page(request, "share", key, live=True)
-
-
-@require_safe
-async def share_stream(request: HtmxHttpRequest, key: str) -> HttpResponse:
-    return await live_stream(request, "share", key)
 
 
 @require_safe

@@ -1,5 +1,6 @@
-"""The games of this device: their edit keys in its session (a signed cookie), newest first,
-and what the home page and the statistics show of them.
+"""What this device keeps in its session (a signed cookie), newest first: the edit keys of its
+games, and what the home page and the statistics show of them; the keys of its saved house
+rules.
 
 Earlier versions kept the list in a plain cookie (``tamalou_games``), which anybody able to
 set a cookie for the site could fill with keys of their choice: it is no longer read.
@@ -15,17 +16,31 @@ from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import VARIANTS
 
 MAX_GAMES = 60
+MAX_RULE_SETS = 30
 
 
 def device_games(request: HttpRequest) -> list[str]:
     return list(request.session.get("games", []))
 
 
+def put_first(request: HttpRequest, name: str, kept: list[str], key: str, most: int) -> None:
+    """Put ``key`` first in the device's list ``name`` (now ``kept``), if it is not already."""
+    if kept[:1] != [key]:
+        request.session[name] = [key, *(k for k in kept if k != key)][:most]
+
+
 def remember(request: HttpRequest, edit_key: str) -> None:
     """Put the game first in this device's list, if it is not already."""
-    games = device_games(request)
-    if games[:1] != [edit_key]:
-        request.session["games"] = [edit_key, *(k for k in games if k != edit_key)][:MAX_GAMES]
+    put_first(request, "games", device_games(request), edit_key, MAX_GAMES)
+
+
+def device_rule_sets(request: HttpRequest) -> list[str]:
+    return list(request.session.get("rule_sets", []))
+
+
+def remember_rule_set(request: HttpRequest, key: str) -> None:
+    """Put the house rules first in this device's list, if they are not already."""
+    put_first(request, "rule_sets", device_rule_sets(request), key, MAX_RULE_SETS)
 
 
 def game_summaries(request: HttpRequest) -> list[dict]:

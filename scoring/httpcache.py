@@ -58,17 +58,17 @@ def etag_of(version: str, link: str) -> str:
 def page_key(request: HttpRequest, version: str, link: str) -> str:
     """Everything a cached sheet page (or its live part) depends on besides the CSRF token:
     the game as stored, the link it was reached by, the language, the scheme and host (the
-    share link is absolute) and the path. Never the query string: a request that has one is
-    not served from the cache, nor kept in it (``cacheable``)."""
+    share link is absolute) and the path. Never the query string: a sheet shows nothing of it
+    (its language switch goes back to the bare path), so ``?q=N`` is the same page, served
+    from the same entry, and a stranger cannot grow the cache with it."""
     where = (request.scheme, request.get_host(), request.path)
     return cache_key("page", version, link, get_language(), *where)
 
 
 def cacheable(request: HttpRequest, link: str, edit_key: str) -> bool:
     """Whether this request sees what every other one sees. Not so with something of its
-    own to show (a message, an undo banner), nor with a query string, which the page carries
-    into its language switch: a stranger's ``?q=N`` must not grow the cache."""
-    if request.META.get("QUERY_STRING") or len(messages.get_messages(request)):
+    own to show (a message, an undo banner)."""
+    if len(messages.get_messages(request)):
         return False
     if link == "edit" and settings.SESSION_COOKIE_NAME in request.COOKIES:
         undo = request.session.get("undo")

@@ -41,8 +41,10 @@ def client_ip(request: HttpRequest) -> str:
 
 def rate(group: str, request: HttpRequest) -> str | None:
     """The rate of ``group`` (read when each request comes, so tests can change it); the new
-    game form's buttons that add or move a player row create nothing and are not counted."""
-    if group == NEW_GAME and request.POST.get("action", "") not in ("", "create"):
+    game form's buttons that add or move a player row, step a number or score a sample round
+    create nothing and are not counted (saving house rules under a name is)."""
+    action = request.POST.get("action", "")
+    if group == NEW_GAME and (action not in ("", "create", "save_rules") or "step" in request.POST):
         return None
     return settings.RATE_LIMITS[group]
 

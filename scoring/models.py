@@ -320,8 +320,8 @@ class Game(models.Model):
         return clock
 
     def rematch(self) -> Game:
-        """The same players and settings again (a match's time of a turn too); the deal moves
-        on by one seat."""
+        """The same players, settings and rules name again (a match's time of a turn too); the
+        deal moves on by one seat."""
         with transaction.atomic():
             game = Game.objects.create(
                 variant=self.variant,
@@ -334,6 +334,28 @@ class Game(models.Model):
             if clock is not None:
                 TurnClock.objects.create(game=game, seconds=clock.seconds)
         return game
+
+
+class RuleSet(models.Model):
+    """House rules a table named and keeps: a variant and its settings. Reached only by its
+    key (like a game); a game copies the settings when it starts, so changing a set later
+    never changes a game already played."""
+
+    key = models.CharField(max_length=32, unique=True, default=new_key, editable=False)
+    name = models.CharField(max_length=40)
+    variant = models.CharField(max_length=32, choices=Game.VARIANT_CHOICES)
+    settings = models.JSONField(default=dict, blank=True)  # as in the game file
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.variant})"
+
+    def rules(self) -> HouseRules:
+        return engine.GAMES[self.variant](**self.settings)
 
 
 class RoundQuerySet(models.QuerySet):

@@ -8,11 +8,13 @@ referee when the page is drawn."""
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from urllib.parse import urlencode
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
-from scoring.display import house_value, rank_name
+from scoring.display import card_key_name, house_value, points, rank_name
+from scoring.forms import CARD_VALUES, RESET
 from scoring.models import KEY_PATTERN
 from scoring.referee import engine, gamefile
 from scoring.referee.cards import SUIT_SYMBOLS, UnknownCard, parse_card
@@ -114,6 +116,60 @@ def house_settings(variant: type[Variant], query) -> dict:
     return settings
 
 
+def settings_query(variant: str, settings: dict) -> list[tuple[str, str]]:
+    """A game's settings as a rules page's query (``house_settings`` reads them back)."""
+    declared = {setting.name: setting for setting in engine.GAMES[variant].house_settings}
+    return [(name, declared[name].text(value)) for name, value in sorted(settings.items())]
+
+
+# How a difference is named in a line; a setting not listed here is named by its label.
+SHORT = {
+    "rounds": gettext_lazy("rounds"),
+    "decks": gettext_lazy("decks"),
+    "deck": gettext_lazy("deck"),
+    "jokers": gettext_lazy("jokers"),
+    "call_threshold": gettext_lazy("call at most"),
+    "joker_value": gettext_lazy("joker"),
+    "half_game": gettext_lazy("half game"),
+    "call_bonus": gettext_lazy("successful call"),
+    "call_penalty": gettext_lazy("failed call"),
+    "limit": gettext_lazy("limit"),
+    "reset": gettext_lazy("reset"),
+}
+SIGNED = {"call_bonus", "call_penalty"}
+
+
+def signed(value) -> str:
+    text = points(value)
+    return text if text.startswith("−") or Fraction(value) == 0 else f"+{text}"
+
+
+def differences(variant: str, settings: dict) -> list[str]:
+    """Each setting that differs from the variant's, in the table's words and numbers:
+    ``joker −5, R♥ −1, annonce ratée +10``."""
+    said = []
+    for setting in engine.GAMES[variant].house_settings:
+        name = setting.name
+        if name not in settings or settings[name] == setting.default:
+            continue
+        value = settings[name]
+        label = str(SHORT.get(name) or gettext(setting.label))
+        if setting.kind == CARD_VALUES:
+            said += [f"{card_key_name(key)} {points(worth)}" for key, worth in value.items()]
+        elif setting.kind == RESET:
+            shown = house_value(setting, value)
+            said.append(f"{label} {shown}" if value is not None else gettext("no reset"))
+        elif setting.kind == "flag":
+            said.append(label if value else gettext("no %(setting)s") % {"setting": label})
+        elif setting.kind == "choice":
+            said.append(house_value(setting, value))
+        elif value is None:
+            said.append(gettext("no agreed number of rounds") if name == "rounds" else label)
+        else:
+            said.append(f"{label} {signed(value) if name in SIGNED else points(value)}")
+    return said
+
+
 def sheet_back(query) -> str:
     """The score (or match) sheet the rules page was opened from, if the query names one."""
     back = query.get("back", "")
@@ -125,13 +181,14 @@ def tambouille_context(query) -> dict:
     return {"back": sheet_back(query), "decisions": Tambouille.decisions, "rules": Tambouille}
 
 
-def rules_context(variant: type[Variant], query) -> dict:
-    """What the rules page of ``variant`` shows, with the house settings in ``query`` (and
-    a way back to the score sheet it was opened from)."""
-    settings = house_settings(variant, query)
+def rules_context(variant: type[Variant], query, settings: dict | None = None) -> dict:
+    """What the rules page of ``variant`` shows, with the house settings in ``query`` or
+    ``settings`` (a saved set's) and a way back to the score sheet it was opened from."""
+    if settings is None:
+        settings = house_settings(variant, query)
     rules = variant(**settings)
     back = sheet_back(query)
-    kept = [*sorted(settings.items()), *([("back", back)] if back else [])]
+    kept = [*settings_query(variant.key, settings), *([("back", back)] if back else [])]
     return {
         "back": back,
         "house": [

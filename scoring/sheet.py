@@ -11,13 +11,14 @@ from functools import lru_cache
 from urllib.parse import urlencode
 
 import segno
-from django.http import HttpRequest
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
+from django_htmx.http import retarget
 
 from scoring.chart import score_chart
 from scoring.display import points
@@ -26,6 +27,7 @@ from scoring.httpcache import etag_of
 from scoring.match import clock_of, match_context
 from scoring.models import Game, key_column
 from scoring.referee import engine, story
+from scoring.rules_page import differences, settings_query
 
 
 def game_etag(game: Game, link: str) -> str:
@@ -174,6 +176,7 @@ def sheet_context(
         "share_qr": None if read_only else qr_svg(share_url),
         "standings": rows,
         "description": description(game, sheet, rows),
+        "house": differences(game.variant, game.settings),
     }
     if game.is_match:
         return shown | match_context(request, game, form, link, clock_of(game))
@@ -218,6 +221,16 @@ def conflict_context(request: HttpRequest, game: Game, posted) -> dict:
     return sheet_context(request, game, form)
 
 
+def conflict_page(request: HttpRequest, game: Game, posted: RoundForm) -> HttpResponse:
+    """Another phone saved this round first: say which, and keep this phone's hands as the
+    next round (save again) or to discard them."""
+    context = conflict_context(request, game, posted.data)
+    page = page_template(game)
+    if request.htmx:
+        return retarget(render(request, f"{page}#game_body", context), "#game-body")
+    return render(request, page, context, status=409)
+
+
 def misplaced_round(request: HttpRequest, game: Game, number: int) -> dict:
     """A round sent from offline for ``number``, which is not where the phone expected it:
     the round stored there, if any, and the number this phone's round would take as the
@@ -252,13 +265,7 @@ def rules_url(game: Game, link: str) -> str:
     """The variant's rules page with this game's house settings (card values change), and a
     way back to the sheet by the link it was reached with."""
     back = reverse(link, args=[game.edit_key if link == "edit" else game.share_key])
-    rules = engine.GAMES[game.variant]
-    settings = [
-        (setting.name, setting.text(game.settings[setting.name]))
-        for setting in rules.house_settings
-        if setting.name in game.settings
-    ]
-    query = urlencode([*sorted(settings), ("back", back)])
+    query = urlencode([*settings_query(game.variant, game.settings), ("back", back)])
     if game.is_match:
         return reverse("rules_tambouille") + f"?{query}"
     return reverse("rules_variant", args=[game.variant]) + f"?{query}"
@@ -274,3 +281,11 @@ def qr_svg(url: str) -> str:
 def find_game(link: str, key: str) -> Game:
     """The game reached by an edit (``link="edit"``) or share key."""
     return get_object_or_404(Game, **{key_column(link): key})
+
+
+def find_round(game: Game, round_id: int) -> tuple:
+    """The stored round of that id in this game and its number, or a 404."""
+    found = game.round_numbered(round_id)
+    if found is None:
+        raise Http404
+    return found

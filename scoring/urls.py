@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path, register_converter
 
-from scoring import stream, views
+from scoring import house_views, stream, views
 from scoring.models import KEY_PATTERN
 
 
@@ -38,13 +38,16 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("manifest.json", views.manifest, name="manifest"),
     path("sw.js", views.service_worker, name="service_worker"),
-    path("new/", views.new_game, name="new_game"),
+    path("new/", house_views.new_game, name="new_game"),
     path("new/<slug:variant>/", views.new_game_variant, name="new_game_variant"),
     path("import/", views.import_game, name="import_game"),
     path("stats/", views.stats, name="stats"),
     path("rules/", views.rules_index, name="rules"),
     path("rules/tambouille/", views.rules_tambouille, name="rules_tambouille"),
     path("rules/<slug:variant>/", views.rules_variant, name="rules_variant"),
+    path("h/<key:key>/", house_views.rule_set, name="rule_set"),
+    path("h/<key:key>/keep/", house_views.keep_rule_set, name="keep_rule_set"),
+    path("h/<key:key>/edit/", house_views.edit_rule_set, name="edit_rule_set"),
     path("g/<key:key>/", views.edit_sheet, name="edit"),
     path("g/<key:key>/live/", views.edit_live, name="edit_live"),
     path("g/<key:key>/stream/", stream.edit_stream, name="edit_stream"),

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
-from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
+from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from scoring import webapp
 from scoring.device import game_records, game_summaries, remember, stats_context
@@ -29,20 +29,21 @@ from scoring.forms import (
     apply_row_action,
     error_texts,
 )
+from scoring.house_views import builder_action, new_game_page, new_game_start, phone_rule_sets
 from scoring.httpcache import HtmxHttpRequest, private, sheet_cache
 from scoring.limits import IMPORT, NEW_GAME, SYNC, limited
 from scoring.match import ClockForm, find_match
-from scoring.models import Conflict, Game
+from scoring.models import Conflict
 from scoring.referee import engine
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import VARIANTS
 from scoring.rules_page import rules_context, tambouille_context
 from scoring.sheet import (
-    conflict_context,
+    conflict_page,
     find_game,
+    find_round,
     misplaced_round,
     new_round_form,
-    page_template,
     saved_context,
     sheet_context,
     sheet_page,
@@ -83,6 +84,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         "summaries": game_summaries(request),
         "variants": VARIANTS.values(),
         "tambouille": Tambouille,
+        "rule_sets": phone_rule_sets(request),
     }
     return render(request, "home.html", context)
 
@@ -93,32 +95,26 @@ def stats(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "stats.html", stats_context(game_records(request)))
 
 
-@require_safe
-def new_game(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "new_game.html", {"variants": engine.GAMES.values()})
-
-
 @require_http_methods(["GET", "POST"])
 @limited(NEW_GAME)
 def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     if variant not in engine.GAMES:
         raise Http404
-    page = "new_game_variant.html"
     rules = engine.GAMES[variant]
     if request.method == "GET":
-        form = NewGameForm(variant=variant, rows=min(4, rules.max_players))
-        return render(request, page, {"form": form, "variant": rules})
+        return new_game_start(request, variant, rows=min(4, rules.max_players))
     data = request.POST.copy()
     rows = min(max(sum(1 for key in data if key.startswith("name_")), 2), MAX_ROWS)
+    if (answered := builder_action(request, variant, data, rows)) is not None:
+        return answered  # a tap in the house rules
     action = data.get("action", "")
     if action and action != "create":
         rows = apply_row_action(data, rows, action, rules.max_players)
         form = NewGameForm(variant=variant, rows=rows, initial=data.dict())
-        template = f"{page}#players" if request.htmx else page
-        return render(request, template, {"form": form, "variant": rules})
+        return new_game_page(request, form, part="#players" if request.htmx else "")
     form = NewGameForm(data, variant=variant, rows=rows)
     if not form.is_valid():
-        return render(request, page, {"form": form, "variant": rules}, status=400)
+        return new_game_page(request, form, status=400)
     game = form.save()
     remember(request, game.edit_key)
     return redirect("edit", key=game.edit_key)
@@ -185,7 +181,7 @@ def save_round(request: HtmxHttpRequest, key: str) -> HttpResponse:
     try:
         saved = form.save()
     except Conflict:
-        return conflict(request, game, form)
+        return conflict_page(request, game, form)
     if not saved:
         context = sheet_context(request, game, form)
         if request.htmx:
@@ -215,16 +211,6 @@ def clock(request: HtmxHttpRequest, key: str) -> HttpResponse:
     context["time_form"] = form
     template = "match.html#clock" if request.htmx else "match.html"
     return render(request, template, context, status=200 if request.htmx else 400)
-
-
-def conflict(request: HtmxHttpRequest, game: Game, posted: RoundForm) -> HttpResponse:
-    """Another phone saved this round first: say which, and keep this phone's hands as the
-    next round (save again) or to discard them."""
-    context = conflict_context(request, game, posted.data)
-    page = page_template(game)
-    if request.htmx:
-        return retarget(render(request, f"{page}#game_body", context), "#game-body")
-    return render(request, page, context, status=409)
 
 
 @require_POST
@@ -302,13 +288,6 @@ def share_csv(request: HtmxHttpRequest, key: str) -> HttpResponse:
 # --- corrections -----------------------------------------------------------------------------
 
 
-def round_of(game: Game, round_id: int):
-    found = game.round_numbered(round_id)
-    if found is None:
-        raise Http404
-    return found
-
-
 def show_correction(request: HtmxHttpRequest, form: RoundForm, status: int = 200) -> HttpResponse:
     context = {"game": form.game, "form": form, "number": form.round_number}
     if request.htmx:
@@ -320,7 +299,7 @@ def show_correction(request: HtmxHttpRequest, form: RoundForm, status: int = 200
 @private
 def round_edit(request: HtmxHttpRequest, key: str, round_id: int) -> HttpResponse:
     game = find_game("edit", key)
-    stored, number = round_of(game, round_id)
+    stored, number = find_round(game, round_id)
     form_class = RoundForm.for_game(game)
     if request.method == "GET":
         return show_correction(request, form_class.as_stored(game, stored, number))
@@ -348,7 +327,7 @@ def round_edit(request: HtmxHttpRequest, key: str, round_id: int) -> HttpRespons
 @private
 def round_delete(request: HtmxHttpRequest, key: str, round_id: int) -> HttpResponse:
     game = find_game("edit", key)
-    stored, number = round_of(game, round_id)
+    stored, number = find_round(game, round_id)
     data = request.POST if request.method == "POST" else None
     form = DeleteRoundForm(data, game=game, stored=stored, number=number)
     try:

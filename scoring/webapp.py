@@ -40,9 +40,11 @@ SCRIPTS = [
     "js/pending.js",
     "js/match.js",
     "js/timer.js",
+    "js/house.js",
+    "js/steps.js",
     "django_htmx/htmx-2.min.js",
 ]
-STYLES = ["css/app.css", "css/match.css", "css/stats.css"]
+STYLES = ["css/app.css", "css/match.css", "css/stats.css", "css/house.css"]
 ICONS = [
     # (file, size, purpose)
     ("icons/icon-192.png", 192, "any"),

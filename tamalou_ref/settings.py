@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.forms",  # the widgets' own templates, for FORM_RENDERER
     "django_htmx",
     "django_ratelimit",
     "template_partials",
@@ -136,6 +137,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Tests use a file too: an in-memory database is one connection shared by every thread,
     # which would hide the concurrency the live-server tests exercise.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+# Widgets render from the project's templates too (templates/widgets/stepper.html).
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Each app server keeps rendered fragments keyed by a game's version, which is read from the

@@ -13,7 +13,8 @@ const STATIC = `${PREFIX}static-${CONFIG.version}`;
 const PAGES = (language) => `${PREFIX}pages-${language}-${CONFIG.version}`;
 const META = `${PREFIX}meta`; // the language of the phone, whatever the version
 const LANGUAGE_KEY = "/sw.js?language";
-const SHEET_PAGE = /^\/g\/[A-Za-z0-9_-]+\/$/;
+// A game's sheet, or a saved set of house rules' page (both reached by their key).
+const SHEET_PAGE = /^\/[gh]\/[A-Za-z0-9_-]+\/$/;
 
 function stamp(html) {
   return html.replace(/<html(\s)/, `<html data-kept-at="${new Date().toISOString()}"$1`);

@@ -66,6 +66,7 @@ def new_game(page: Page, base: str, variant: str, names: list[str], rounds: str 
         page.locator(f"#id_name_{i}").tap()
         page.keyboard.type(name)
     if rounds:
+        page.locator("#builder summary").tap()  # the house rules
         page.locator("#id_rounds").fill(rounds)
     page.get_by_role("button", name="Start the game").tap()
     expect(page.locator(".round-form h2")).to_be_visible()

@@ -138,13 +138,19 @@ def test_two_hosts_get_their_own_share_link(client):
     assert "testserver" not in there
 
 
-def test_a_foreign_query_string_creates_no_cache_entry(client):
+def test_a_foreign_query_string_creates_no_cache_entry_and_no_render(client, monkeypatch):
     played = game()
     client.get(f"/s/{played.share_key}/")
     entries = len(cache._cache)
+    rendered = []
+    real = httpcache.render_to_string
+    monkeypatch.setattr(
+        httpcache, "render_to_string", lambda *a, **k: rendered.append(1) or real(*a, **k)
+    )
     for n in range(5):
         response = client.get(f"/s/{played.share_key}/?q={n}")
-        assert response.status_code == 200 and f"q={n}" in response.content.decode()
+        assert response.status_code == 200 and f"q={n}" not in response.content.decode()
+    assert rendered == []
     assert len(cache._cache) == entries
     assert client.get(f"/s/{played.share_key}/").status_code == 200
     assert len(cache._cache) == entries

@@ -55,7 +55,8 @@ const keep = (urls) => {
   const worker = navigator.serviceWorker?.controller;
   if (worker && navigator.onLine && urls.length) worker.postMessage({ keep: urls });
 };
-const games = () => [...document.querySelectorAll("a[href^='/g/']")].map((link) => link.href);
+// The sheets of this phone's games and the pages of its house rules that the page links to.
+const games = () => [...document.querySelectorAll("a[href^='/g/'], a[href^='/h/']")].map((link) => link.href);
 const shown = () => document.getElementById("live-top")?.dataset.etag;
 let version = shown();
 document.addEventListener("htmx:afterSettle", () => {

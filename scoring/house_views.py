@@ -1,0 +1,117 @@
+"""The pages of house rules: the builder's taps on the new-game page (save as a named set, pick
+a saved set, step a number, redraw the deck, score a sample round) and each saved set's page,
+where another phone keeps it and where it is changed. Each looks up, binds a form, calls its
+save, and renders or redirects, as ``scoring.views`` does."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from scoring.device import remember_rule_set
+from scoring.forms import HouseRulesForm, NewGameForm, apply_step
+from scoring.house_rules import phone_rule_sets, rule_set_context, sample_round
+from scoring.httpcache import HtmxHttpRequest
+from scoring.models import RuleSet
+from scoring.referee import engine
+from scoring.referee.variants import VARIANTS
+
+
+@require_safe
+def new_game(request: HtmxHttpRequest) -> HttpResponse:
+    """Which variant: each of them, and the house rules this phone keeps."""
+    context = {"variants": engine.GAMES.values(), "rule_sets": phone_rule_sets(request)}
+    return render(request, "new_game.html", context)
+
+
+def new_game_page(
+    request, form: NewGameForm, status: int = 200, part: str = "", **shown
+) -> HttpResponse:
+    """The new-game page (or its ``part``, a named partial such as ``#players``): the players,
+    and the house rules builder with this phone's sets."""
+    context = {"form": form, "variant": form.variant, "rule_sets": phone_rule_sets(request)}
+    return render(request, f"new_game_variant.html{part}", context | shown, status=status)
+
+
+def new_game_start(request, variant: str, rows: int) -> HttpResponse:
+    """The new-game page as it opens: the variant's own rules, or a saved set's (``?rules=``,
+    "Start a game with these rules")."""
+    picked = RuleSet.objects.filter(key=request.GET.get("rules", ""), variant=variant).first()
+    if picked is not None:
+        return new_game_page(request, NewGameForm.showing(picked, rows=rows), picked=picked)
+    return new_game_page(request, NewGameForm(variant=variant, rows=rows))
+
+
+def builder_action(request, variant: str, data, rows: int) -> HttpResponse | None:
+    """A tap in the house rules on the new-game page, answered (the players typed stay); None
+    for any other tap (a player row, Start the game)."""
+    action = data.get("action", "")
+    if action == "save_rules" and variant in VARIANTS:
+        form = NewGameForm(data, variant=variant, rows=rows, only_rules=True, naming=True)
+        if not form.is_valid():
+            return new_game_page(request, form, status=400)
+        saved = form.save_rules()
+        remember_rule_set(request, saved.key)
+        return new_game_page(request, form, saved=saved)
+    if action == "preview" and variant in VARIANTS:
+        form = NewGameForm(data, variant=variant, rows=rows, only_rules=True)
+        shown = {"preview": sample_round(form), "preview_refused": not form.is_valid()}
+        if request.htmx:
+            context = {"variant": engine.GAMES[variant], **shown}
+            return render(request, "new_game_variant.html#preview", context)
+        return new_game_page(request, form, **shown)
+    if action.startswith("rules-"):
+        picked = get_object_or_404(RuleSet, key=action.removeprefix("rules-")[:32], variant=variant)
+        return new_game_page(
+            request, NewGameForm.showing(picked, data.dict(), rows=rows), picked=picked
+        )
+    if "step" in data or action == "refresh":
+        apply_step(data, data.pop("step", [""])[0])
+        return new_game_page(request, NewGameForm(variant=variant, rows=rows, initial=data.dict()))
+    return None
+
+
+@require_safe
+def rule_set(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """A saved set's page: its whole rules in the table's numbers, to share and to start with."""
+    found = get_object_or_404(RuleSet, key=key)
+    context = rule_set_context(request, found)
+    if request.htmx and context["lookup"] is not None:
+        return render(request, "rules_variant.html#card_panel", context)
+    return render(request, "rule_set.html", context)
+
+
+@require_POST
+def keep_rule_set(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """Another phone keeps a set it was sent in its own list."""
+    found = get_object_or_404(RuleSet, key=key)
+    remember_rule_set(request, found.key)
+    kept = _("“%(name)s” is in this phone's house rules.") % {"name": found.name}
+    messages.success(request, kept)
+    return redirect("rule_set", key=found.key)
+
+
+@require_http_methods(["GET", "POST"])
+def edit_rule_set(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """Change a saved set (the games already started with it keep their own copy)."""
+    found = get_object_or_404(RuleSet, key=key)
+    page = "rule_set_edit.html"
+    if request.method == "GET":
+        initial = HouseRulesForm.initial_of(found.settings, found.name)
+        form = HouseRulesForm(variant=found.variant, naming=True, initial=initial)
+        return render(request, page, {"form": form, "rule_set": found})
+    data = request.POST.copy()
+    if "step" in data or data.get("action") == "refresh":
+        apply_step(data, data.pop("step", [""])[0])
+        form = HouseRulesForm(variant=found.variant, naming=True, initial=data.dict())
+        return render(request, page, {"form": form, "rule_set": found})
+    form = HouseRulesForm(data, variant=found.variant, naming=True)
+    if not form.is_valid():
+        return render(request, page, {"form": form, "rule_set": found}, status=400)
+    form.save_rules(found)
+    remember_rule_set(request, found.key)
+    messages.success(request, _("The house rules are saved."))
+    return redirect("rule_set", key=found.key)

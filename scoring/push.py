@@ -11,7 +11,9 @@ How a change reaches the streams:
   transaction. On PostgreSQL that is ``pg_notify``, which the database delivers at commit to
   every process listening: each server process holds ONE listening connection (``Listener``,
   opened with its first stream) and fans each notification out to its own streams. On SQLite
-  (``make run``, one process) it is an in-process call after the commit.
+  it is an in-process call after the commit, and for the writes of other processes sharing
+  the file (``make serve``'s workers), a ``Poller`` per process reads the states of the games
+  its streams follow once a second.
 - ``Hub`` keeps, per game, the streams of this process; a stream keeps only the latest state
   (a phone needs the newest sheet, not every step).
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import threading
 from collections.abc import AsyncIterator
@@ -120,6 +123,10 @@ class Hub:
         for found in watches:
             found.tell(None)
 
+    def game_ids(self) -> list[int]:
+        with self._lock:
+            return list(self._watches)
+
     def streams(self) -> int:
         with self._lock:
             return sum(len(ws) for ws in self._watches.values())
@@ -138,6 +145,12 @@ def announce(game_id: int, state: str) -> None:
         transaction.on_commit(lambda: hub.publish(game_id, state))
 
 
+def background(work) -> asyncio.Task:
+    """A task of the process, not of the request that happened to start it (whose context,
+    thread executor included, ends with it)."""
+    return asyncio.get_running_loop().create_task(work, context=contextvars.Context())
+
+
 class Listener:
     """One PostgreSQL connection per process, LISTENing on ``CHANNEL`` for as long as the
     process serves streams; when it breaks, it connects again and has every stream read its
@@ -150,7 +163,7 @@ class Listener:
     def start(self) -> None:
         if self._task is None or self._task.done():
             self.ready = asyncio.Event()
-            self._task = asyncio.get_running_loop().create_task(self._run())
+            self._task = background(self._run())
 
     async def _run(self) -> None:
         import psycopg
@@ -192,20 +205,67 @@ class Listener:
                 await asyncio.sleep(1)
 
 
-listener: Listener | None = None
+class Poller:
+    """SQLite has no NOTIFY, and several server processes may share its file (``make serve``
+    with workers): each process reads the states of the games its streams follow once a second
+    (one query for them all) and tells the changes a write in another process made."""
+
+    def __init__(self) -> None:
+        self._task: asyncio.Task | None = None
+        self.ready = asyncio.Event()
+        self.ready.set()
+
+    def start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = background(self._run())
+
+    async def _run(self) -> None:
+        from asgiref.sync import sync_to_async
+
+        known: dict[int, str] = {}
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            ids = hub.game_ids()
+            if not ids:
+                known.clear()
+                continue
+            try:
+                states = await sync_to_async(states_of, thread_sensitive=False)(ids)
+            except Exception:
+                log.exception("live: reading the games' states failed")
+                continue
+            for game_id, state in states:
+                if known.get(game_id) != state:
+                    known[game_id] = state
+                    hub.publish(game_id, state)
+
+
+POLL_SECONDS = 1.0
+
+
+def states_of(ids: list[int]) -> list[tuple[int, str]]:
+    from django.apps import apps
+
+    game = apps.get_model("scoring", "Game")
+    try:
+        return list(game.objects.filter(pk__in=ids).values_list("pk", "state"))
+    finally:
+        connections.close_all()  # this thread's connection, which no request would close
+
+
+follower: Listener | Poller | None = None
 
 
 async def listening() -> None:
-    """Make sure this process listens (PostgreSQL), and wait until it does, so that a
-    stream's first event is never older than the notifications it will hear."""
-    global listener
-    if connection.vendor != "postgresql":
-        return
-    if listener is None:
-        listener = Listener()
-    listener.start()
+    """Make sure this process follows the writes of the others (PostgreSQL: it listens, and
+    this waits until it does, so that a stream's first event is never older than the
+    notifications it will hear; SQLite: it polls the states)."""
+    global follower
+    if follower is None:
+        follower = Listener() if connection.vendor == "postgresql" else Poller()
+    follower.start()
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(listener.ready.wait(), 5)
+        await asyncio.wait_for(follower.ready.wait(), 5)
 
 
 def event(etag: str) -> bytes:

@@ -1,8 +1,8 @@
 """Live push (scoring/push.py, scoring/stream.py, static/js/stream.js): a save reaches the
-streams open on its game at once, through PostgreSQL's NOTIFY across server processes (on
-SQLite, within the one process that saved); a stream lost and opened again catches up from the
-phone's ETag. On SQLite the servers of these tests save and stream through the same process
-(SQLite's channel is in-process); on PostgreSQL through two different ones."""
+streams open on its game, through PostgreSQL's NOTIFY across server processes (on SQLite, at
+once within the process that saved, within a second in the others); a stream lost and opened
+again catches up from the phone's ETag. The tests save through one server process and stream
+through another."""
 
 from __future__ import annotations
 
@@ -21,11 +21,6 @@ from scoring.models import Game
 from tests.test_production import Browser, app_servers
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def saving_server(a: str, b: str) -> str:
-    """Where a test saves while its streams are on ``b``: the other process on PostgreSQL."""
-    return a if connection.vendor == "postgresql" else b
 
 
 def next_event(stream) -> str:
@@ -81,7 +76,7 @@ def test_a_save_is_pushed_to_the_stream_and_the_live_part_catches_up_from_the_et
             shown = next_event(stream)
             assert live_part(viewer, f"{b}/{share}live/", shown)[:2] == (304, shown)
 
-            save_round(phone, saving_server(a, b), key, 1)
+            save_round(phone, a, key, 1)
             told = next_event(stream)
             assert told != shown
             status, etag, body = live_part(viewer, f"{b}/{share}live/", shown)
@@ -167,13 +162,13 @@ def test_two_phones_the_viewer_sees_a_save_pushed_and_catches_up_after_hiding(
             viewer.goto(f"{b}/{share}")
         viewer.evaluate("window.notReloaded = true")
 
-        page.goto(f"{saving_server(a, b)}/g/{key}/")
+        page.goto(f"{a}/g/{key}/")
         page.locator("#id_total_0").fill("3")
         page.locator("#id_total_1").fill("9")
         page.get_by_role("button", name="Save round 1").tap()
         expect(page.locator(".round-form h2")).to_have_text("Round 2")
-        # Pushed: within 2 s, under the 3-second poll, and fetched once (no poll meanwhile).
-        expect(viewer.locator("#history")).to_contain_text("Manche 1", timeout=2_000)
+        # Pushed: fetched once at the stream's word, no poll meanwhile.
+        expect(viewer.locator("#history")).to_contain_text("Manche 1", timeout=5_000)
         assert lives == [200]
 
         # Hidden: the stream closes; a save meanwhile; shown: caught up from the ETag.

@@ -132,7 +132,7 @@ def _write_archive(file) -> int:
         for game in Game.objects.order_by("pk").iterator():
             name = f"games/{game.edit_key}.game.json"
             try:
-                data = gamefile.game_to_json(game.as_entry())
+                data = game.game_file()  # its id too
             except GameError as error:
                 raise BackupError(
                     "game {key} (id {id}) cannot be read back: {problem}",

@@ -38,9 +38,22 @@ def device_rule_sets(request: HttpRequest) -> list[str]:
     return list(request.session.get("rule_sets", []))
 
 
-def remember_rule_set(request: HttpRequest, key: str) -> None:
-    """Put the house rules first in this device's list, if they are not already."""
+def remember_rule_set(request: HttpRequest, key: str, *, own: bool = False) -> None:
+    """Put the house rules first in this device's list, if they are not already; ``own``: this
+    phone saved them, and only it may change them (a shared link only reads them)."""
     put_first(request, "rule_sets", device_rule_sets(request), key, MAX_RULE_SETS)
+    if own:
+        owned = list(request.session.get("own_rule_sets", []))
+        put_first(request, "own_rule_sets", owned, key, MAX_RULE_SETS)
+
+
+def owns_rule_set(request: HttpRequest, key: str) -> bool:
+    return key in request.session.get("own_rule_sets", [])
+
+
+def forget(request: HttpRequest, edit_key: str) -> None:
+    """Take the game off this device's list (and so its statistics); the game stays."""
+    request.session["games"] = [k for k in device_games(request) if k != edit_key]
 
 
 def game_summaries(request: HttpRequest) -> list[dict]:

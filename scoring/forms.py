@@ -26,6 +26,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
+from scoring.device import device_games
 from scoring.display import points as points_text
 from scoring.display import rank_name, say, say_detail, text_lazy
 from scoring.models import Game, RuleSet
@@ -1178,11 +1179,22 @@ class EndGameForm(GameChangeForm):
 
 
 class ResumeGameForm(GameChangeForm):
-    """The table ended the game (or declared the match blocked) by mistake: it goes on."""
+    """The table ended the game (or declared the match blocked) by mistake: it goes on. A game
+    its own rules ended is not reopened, nor one the table has left for its rematch."""
+
+    def clean(self):
+        if not self.game.ended:
+            raise forms.ValidationError(
+                _("This game ended by its own rules: it cannot be reopened.")
+            )
+        if self.game.next_game_id is not None:
+            raise forms.ValidationError(
+                _("A rematch was made from this game: it cannot be reopened.")
+            )
+        return super().clean()
 
     def change(self) -> None:
-        if self.game.ended:
-            self.game.resume()
+        self.game.resume()
 
 
 class RematchForm(GameChangeForm):
@@ -1193,7 +1205,20 @@ class RematchForm(GameChangeForm):
 
 
 class ImportForm(forms.Form):
-    """A game file sent from the phone (``file``), stored whole or refused whole."""
+    """A game file sent from the phone (``file``), stored whole or refused whole. A file
+    whose id is that of a copy this phone imported (``mine``: its games' edit keys) opens
+    that copy."""
+
+    def __init__(self, *args, mine: list[str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.mine = mine
+
+    @classmethod
+    def bind(cls, request) -> ImportForm:
+        """The form of this request: the file it posted, if any, and this phone's games."""
+        if request.method == "POST":
+            return cls(request.POST, request.FILES, mine=device_games(request))
+        return cls(mine=device_games(request))
 
     def clean(self):
         if self.files.get("file") is None:
@@ -1205,7 +1230,7 @@ class ImportForm(forms.Form):
             return False
         try:
             self.game = Game.objects.import_file(
-                self.files["file"].read(gamefile.MAX_FILE_BYTES + 1)
+                self.files["file"].read(gamefile.MAX_FILE_BYTES + 1), mine=self.mine
             )
         except GameError as problem:
             self.add_error(None, say(problem))

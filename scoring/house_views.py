@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scoring.device import remember_rule_set
+from scoring.device import owns_rule_set, remember_rule_set
 from scoring.forms import HouseRulesForm, NewGameForm, apply_step
 from scoring.house_rules import phone_rule_sets, rule_set_context, sample_round
 from scoring.httpcache import HtmxHttpRequest
@@ -54,7 +54,7 @@ def builder_action(request, variant: str, data, rows: int) -> HttpResponse | Non
         if not form.is_valid():
             return new_game_page(request, form, status=400)
         saved = form.save_rules()
-        remember_rule_set(request, saved.key)
+        remember_rule_set(request, saved.key, own=True)
         return new_game_page(request, form, saved=saved)
     if action == "preview" and variant in VARIANTS:
         form = NewGameForm(data, variant=variant, rows=rows, only_rules=True)
@@ -96,22 +96,27 @@ def keep_rule_set(request: HtmxHttpRequest, key: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def edit_rule_set(request: HtmxHttpRequest, key: str) -> HttpResponse:
-    """Change a saved set (the games already started with it keep their own copy)."""
+    """Change a saved set (the games already started with it keep their own copy). Only the
+    phone that saved it changes it; a phone it was shared with saves its own copy."""
     found = get_object_or_404(RuleSet, key=key)
-    page = "rule_set_edit.html"
+    page, own = "rule_set_edit.html", owns_rule_set(request, found.key)
+    context = {"rule_set": found, "own": own}
     if request.method == "GET":
         initial = HouseRulesForm.initial_of(found.settings, found.name)
         form = HouseRulesForm(variant=found.variant, naming=True, initial=initial)
-        return render(request, page, {"form": form, "rule_set": found})
+        return render(request, page, {"form": form, **context})
     data = request.POST.copy()
     if "step" in data or data.get("action") == "refresh":
         apply_step(data, data.pop("step", [""])[0])
         form = HouseRulesForm(variant=found.variant, naming=True, initial=data.dict())
-        return render(request, page, {"form": form, "rule_set": found})
+        return render(request, page, {"form": form, **context})
     form = HouseRulesForm(data, variant=found.variant, naming=True)
     if not form.is_valid():
-        return render(request, page, {"form": form, "rule_set": found}, status=400)
-    form.save_rules(found)
-    remember_rule_set(request, found.key)
-    messages.success(request, _("The house rules are saved."))
-    return redirect("rule_set", key=found.key)
+        return render(request, page, {"form": form, **context}, status=400)
+    saved = form.save_rules(found if own else None)
+    remember_rule_set(request, saved.key, own=True)
+    messages.success(
+        request,
+        _("The house rules are saved.") if own else _("Saved as this phone's own copy."),
+    )
+    return redirect("rule_set", key=saved.key)

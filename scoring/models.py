@@ -14,8 +14,10 @@ and ETag is keyed by.
 from __future__ import annotations
 
 import secrets
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from django.core.cache import cache
@@ -35,8 +37,16 @@ KEY_PATTERN = "[A-Za-z0-9_-]{1,32}"
 
 
 def new_key() -> str:
-    """128 bits of randomness, URL-safe: games are reached only through such keys."""
-    return secrets.token_urlsafe(16)
+    """128 bits of randomness, URL-safe: games are reached only through such keys. Never
+    starting with "-", which a command line would take for an option (``export_game KEY``)."""
+    while (key := secrets.token_urlsafe(16)).startswith("-"):
+        pass
+    return key
+
+
+def new_uid() -> str:
+    """A game's own identifier, written in its files: it names the game, it opens nothing."""
+    return uuid.uuid4().hex
 
 
 def key_column(link: str) -> str:
@@ -69,12 +79,20 @@ class GameManager(models.Manager):
         canonical = gamefile.game_to_json(parsed)
         extras = rounds or [{} for _ in canonical["rounds"]]
         with transaction.atomic():
+            players = list(engine.check_players(parsed.players))
             game = self.create(
                 variant=parsed.variant,
-                players=list(engine.check_players(parsed.players)),
+                players=players,
                 settings=canonical.get("settings", {}),
                 rules_name=parsed.rules_name or "",
-                **{"ended": parsed.blocked_after is not None, **fields},
+                **{
+                    "ended": parsed.ended or parsed.blocked_after is not None,
+                    "first_dealer": players.index(parsed.first_dealer)
+                    if parsed.first_dealer in players
+                    else 0,
+                    "uid": parsed.game_id or new_uid(),
+                    **fields,
+                },
             )
             Round.objects.bulk_create(
                 Round(game=game, position=n, data=data, **extra)
@@ -82,11 +100,18 @@ class GameManager(models.Manager):
             )
         return game
 
-    def import_file(self, data: bytes | str) -> Game:
-        """A game file, checked by the referee and stored whole, or refused whole (GameError)."""
+    def import_file(self, data: bytes | str, mine: list[str] | None = None) -> Game:
+        """A game file, checked by the referee and stored whole, or refused whole (GameError).
+        A file whose id is the id of a copy imported on this phone (``mine``: the edit keys of
+        its games) opens that copy: importing twice makes one game. A game this phone did not
+        import is never opened by its id (a file widens no access): it gets a copy of its own."""
         parsed = gamefile.read_game(data)
         engine.score_game(parsed)
-        return self.store(parsed)
+        if parsed.game_id is not None and mine:
+            copy = self.filter(edit_key__in=mine, uid=parsed.game_id, imported=True).first()
+            if copy is not None:
+                return copy
+        return self.store(parsed, imported=True)
 
 
 class Game(models.Model):
@@ -105,6 +130,18 @@ class Game(models.Model):
     # A fresh random token with every saved change (written in the change's transaction):
     # caches and ETags are keyed by it, so they are never stale on any app server.
     state = models.CharField(max_length=32, default=new_key, editable=False)
+    # The game's identifier in its files (a copy imported from a file keeps the file's).
+    uid = models.CharField(max_length=64, default=new_uid, db_index=True, editable=False)
+    imported = models.BooleanField(default=False, editable=False)  # made from a game file
+    # The rematch made from this game (once: the row lock and this one column see to it).
+    next_game = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="previous_game",
+        editable=False,
+    )
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
 
@@ -204,7 +241,17 @@ class Game(models.Model):
         return None
 
     def game_file(self) -> dict:
-        return gamefile.game_to_json(self.as_entry())
+        """The game file: its settings as created, who dealt first, whether the table ended it,
+        and its id."""
+        entry = replace(
+            self.as_entry(),
+            settings=self.settings,
+            # A match says "blocked"; an ended game whose rounds were all deleted is not over.
+            ended=self.ended and not self.is_match and bool(self.live_rounds()),
+            first_dealer=self.players[self.first_dealer] if self.first_dealer else None,
+            game_id=self.uid,
+        )
+        return gamefile.game_to_json(entry)
 
     # --- every write --------------------------------------------------------------
 
@@ -321,8 +368,11 @@ class Game(models.Model):
 
     def rematch(self) -> Game:
         """The same players, settings and rules name again (a match's time of a turn too); the
-        deal moves on by one seat."""
-        with transaction.atomic():
+        deal moves on by one seat. Made once: a second tap, from this phone or another, gets the
+        rematch already made (the game's row lock makes them wait for each other)."""
+        with self._locked():
+            if self.next_game_id is not None:
+                return Game.objects.get(pk=self.next_game_id)
             game = Game.objects.create(
                 variant=self.variant,
                 players=self.players,
@@ -333,6 +383,7 @@ class Game(models.Model):
             clock = TurnClock.objects.filter(game=self).first()
             if clock is not None:
                 TurnClock.objects.create(game=game, seconds=clock.seconds)
+            Game.objects.filter(pk=self.pk).update(next_game=game)
         return game
 
 

@@ -18,7 +18,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
-from django_htmx.http import retarget
+from django_htmx.http import HttpResponseClientRedirect, retarget
 
 from scoring.chart import score_chart
 from scoring.display import points
@@ -28,6 +28,10 @@ from scoring.match import clock_of, match_context
 from scoring.models import Game, key_column
 from scoring.referee import engine, story
 from scoring.rules_page import differences, settings_query
+
+# The newest rounds the history shows open; older ones are folded to their header line
+# (their Edit button on it), so that a long game stays a short page.
+OPEN_ROUNDS = 3
 
 
 def game_etag(game: Game, link: str) -> str:
@@ -48,8 +52,13 @@ def new_round_form(game: Game, data=None) -> RoundForm | None:
     return RoundForm.for_game(game)(data, game=game, number=len(sheet.rounds) + 1)
 
 
-def history(game: Game, sheet: engine.ScoreSheet, only_last: bool = False) -> list[dict]:
-    """Each round for the history, newest first (or only the newest)."""
+def history(
+    game: Game, sheet: engine.ScoreSheet, only_last: bool = False, fold: bool = True
+) -> list[dict]:
+    """Each round for the history, newest first (or only the newest). With ``fold``, all but
+    the newest ``OPEN_ROUNDS`` are ``folded``: the page carries only their header line, and
+    a tap on it fetches the rest (from the sheet's ``rounds/`` page, every round whole), so
+    that a long game's first load stays light."""
     deals = engine.deals(sheet, game.first_dealer)
     rows = []
     rounds = game.live_rounds()
@@ -68,6 +77,7 @@ def history(game: Game, sheet: engine.ScoreSheet, only_last: bool = False) -> li
                 "result": result,
                 "round": played,
                 "dealer": deal[0],
+                "folded": fold and result.number <= len(rounds) - OPEN_ROUNDS,
                 "rows": [
                     {
                         "name": p,
@@ -88,7 +98,7 @@ def history(game: Game, sheet: engine.ScoreSheet, only_last: bool = False) -> li
 def round_summary(request: HttpRequest, game: Game, sheet: engine.ScoreSheet, number: int) -> str:
     """Stored round ``number`` drawn as the sheet's history draws it, without its buttons (to
     set beside a round entered offline for the same number)."""
-    found = next(h for h in history(game, sheet) if h["result"].number == number)
+    found = next(h for h in history(game, sheet, fold=False) if h["result"].number == number)
     context = {"h": found, "game": game, "variant": game.rules(), "read_only": True}
     return render_to_string("game.html#round_entry", context, request)
 
@@ -177,12 +187,16 @@ def sheet_context(
         "standings": rows,
         "description": description(game, sheet, rows),
         "house": differences(game.variant, game.settings),
+        "next_game_url": next_game_url(game, link),
     }
     if game.is_match:
         return shown | match_context(request, game, form, link, clock_of(game))
+    match = request.resolver_match
+    whole = match is not None and match.url_name == f"{link}_rounds"
     deals = engine.deals(sheet, game.first_dealer)
     return shown | {
-        "history": lambda: history(game, sheet),
+        "history": lambda: history(game, sheet, fold=not whole),
+        "rounds_url": reverse(f"{link}_rounds", args=[key]),
         "next_deal": deals[len(sheet.rounds)] if not sheet.finished else None,
         "rounds_to_play": (variant.rounds - len(sheet.rounds)) if variant.rounds else None,
         "open_ended": not sheet.finished and variant.rounds is None,
@@ -191,6 +205,15 @@ def sheet_context(
         "moments": story.moments(sheet, game.entries()) if sheet.finished else None,
         "csv_url": reverse(f"{link}_csv", args=[key]),
     }
+
+
+def next_game_url(game: Game, link: str) -> str | None:
+    """The rematch made from this game, by the same kind of link (a share key leads only to
+    the rematch's read-only page), or None."""
+    if game.next_game_id is None:
+        return None
+    following = game.next_game
+    return reverse(link, args=[following.edit_key if link == "edit" else following.share_key])
 
 
 def saved_context(request: HttpRequest, game: Game, cleared_undo: bool) -> dict:
@@ -250,10 +273,17 @@ def misplaced_round(request: HttpRequest, game: Game, number: int) -> dict:
     return answer
 
 
-def sheet_page(request: HttpRequest, link: str, key: str, live: bool = False) -> TemplateResponse:
+def sheet_page(
+    request: HttpRequest, link: str, key: str, live: bool = False
+) -> TemplateResponse | HttpResponse:
     """The whole sheet page reached by its edit or share ``link`` (cached by
-    ``httpcache.sheet_cache``), or only its ``live`` part: what other phones change."""
+    ``httpcache.sheet_cache``), or only its ``live`` part: what other phones change (or, once
+    the game has a rematch, where a viewer goes next)."""
     game = find_game(link, key)
+    if live and link == "share" and game.next_game_id is not None and request.htmx:
+        # A viewer's page moves on by itself to the rematch, by its read-only link (without
+        # JavaScript, the page links to it).
+        return HttpResponseClientRedirect(next_game_url(game, link))
     if live:
         context = sheet_context(request, game, link=link)
         return TemplateResponse(request, f"{page_template(game)}#live", context)

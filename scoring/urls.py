@@ -56,7 +56,11 @@ urlpatterns = [
     path("g/<key:key>/rematch/", views.rematch, name="rematch"),
     path("g/<key:key>/end/", views.end_game, name="end_game"),
     path("g/<key:key>/resume/", views.resume_game, name="resume_game"),
+    path("g/<key:key>/forget/", views.forget_game, name="forget_game"),
     path("g/<key:key>/clock/", views.clock, name="clock"),
+    # The sheet with every round whole (a long game's older rounds are folded on the sheet).
+    path("g/<key:key>/rounds/", views.edit_sheet, name="edit_rounds"),
+    path("s/<key:key>/rounds/", views.share_sheet, name="share_rounds"),
     path("g/<key:key>/rounds/sync/", views.sync_round, name="sync_round"),
     path("g/<key:key>/rounds/<round:round_id>/edit/", views.round_edit, name="round_edit"),
     path("g/<key:key>/rounds/<round:round_id>/delete/", views.round_delete, name="round_delete"),

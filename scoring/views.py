@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from scoring import webapp
-from scoring.device import game_records, game_summaries, remember, stats_context
+from scoring.device import forget, game_records, game_summaries, remember, stats_context
 from scoring.downloads import csv_download, game_file_download
 from scoring.forms import (
     DeleteRoundForm,
@@ -123,7 +123,7 @@ def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @limited(IMPORT)
 def import_game(request: HtmxHttpRequest) -> HttpResponse:
-    form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
+    form = ImportForm.bind(request)
     if form.is_bound and form.save():
         remember(request, form.game.edit_key)
         return redirect("edit", key=form.game.edit_key)
@@ -380,3 +380,12 @@ def rematch(request: HtmxHttpRequest, key: str) -> HttpResponse:
     form.save()
     remember(request, form.created.edit_key)
     return redirect("edit", key=form.created.edit_key)
+
+
+@require_POST
+def forget_game(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """Take a game off this phone's list and statistics; the game and its links stay."""
+    game = find_game("edit", key)
+    forget(request, game.edit_key)
+    messages.success(request, _("The game was removed from this phone. Its links still open it."))
+    return redirect("home")

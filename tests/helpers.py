@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 
 from scoring.referee.cards import parse_card
@@ -36,3 +37,10 @@ def last(sheet: ScoreSheet):
 
 def F(value) -> Fraction:
     return Fraction(value)
+
+
+def exported_as(exported: str | bytes, game) -> dict:
+    """An exported game file without its ``id``, which must be the game's own."""
+    data = json.loads(exported)
+    assert data.pop("id") == game.uid
+    return data

@@ -14,6 +14,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from scoring.models import Game
+from tests.helpers import exported_as
 
 EXAMPLES = Path(__file__).parent / "examples"
 HOUSE = sorted(EXAMPLES.glob("house_*.game.json"))
@@ -39,7 +40,7 @@ def test_import_then_export_gives_back_every_setting_and_the_rules_name(path):
     assert game.rules_name == original["rules_name"] and game.settings == original["settings"]
     exported = io.StringIO()
     call_command("export_game", out.getvalue().strip(), stdout=exported)
-    assert json.loads(exported.getvalue()) == original
+    assert exported_as(exported.getvalue(), game) == original
 
 
 def test_a_backup_restores_house_games_with_their_rules_name(tmp_path):
@@ -89,13 +90,14 @@ def test_house_notes_say_the_tables_numbers_in_french_and_english(client, fr):
     game = Game.objects.import_file(
         (EXAMPLES / "house_koubo_cabo_international.game.json").read_bytes()
     )
-    english = text(client.get(f"/g/{game.edit_key}/"))
+    # Every round whole: a sheet folds the rounds older than its three newest.
+    english = text(client.get(f"/g/{game.edit_key}/rounds/"))
     assert "Alice called Koubo with 5 but was not strictly lowest: 5 + 10 = 15." in english
     assert "Bob called Koubo with 2 and was strictly lowest: 0 in place of the hand total." in (
         english
     )
     assert "Alice reached exactly 100 and falls back to 50." in english
-    french = text(fr.get(f"/g/{game.edit_key}/"))
+    french = text(fr.get(f"/g/{game.edit_key}/rounds/"))
     assert "Alice a annoncé Koubo avec 5 mais n’avait pas strictement le moins : 5 + 10 = 15." in (
         french
     )

@@ -331,6 +331,26 @@ def test_changing_a_set_never_changes_a_game_already_started(client):
     assert rule_set.settings["joker_value"] == -10
 
 
+def test_a_phone_the_set_was_shared_with_changes_its_own_copy(client):
+    rule_set = save_as(client, **MAMIE)
+    other = Client()
+    other.cookies["django_language"] = "en"
+    page = other.get(f"/h/{rule_set.key}/edit/").content.decode()
+    assert "saved as this phone's own copy" in page
+    data = {**{k: v for k, v in MAMIE.items() if k not in PLAYERS}, "joker_value": "-10"}
+    response = other.post(f"/h/{rule_set.key}/edit/", {**data, "rules_name": "Chez nous"})
+    copy = RuleSet.objects.exclude(pk=rule_set.pk).get()
+    assert response.status_code == 302 and response["Location"] == f"/h/{copy.key}/"
+    assert copy.settings["joker_value"] == -10 and copy.name == "Chez nous"
+    rule_set.refresh_from_db()
+    assert rule_set.settings["joker_value"] == -5 and rule_set.name == "Chez Mamie"
+    # The copy is the other phone's own: changing it again changes it in place.
+    other.post(f"/h/{copy.key}/edit/", {**data, "joker_value": "-7", "rules_name": "Chez nous"})
+    copy.refresh_from_db()
+    assert copy.settings["joker_value"] == -7 and RuleSet.objects.count() == 2
+    assert "shared with this phone" not in other.get(f"/h/{copy.key}/edit/").content.decode()
+
+
 def test_a_step_on_the_change_page_works_without_javascript(client):
     rule_set = save_as(client, **MAMIE)
     data = {"joker_value": "-5", "step": "joker_value:-1", "rules_name": "Chez Mamie"}

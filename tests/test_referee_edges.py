@@ -1264,8 +1264,8 @@ def with_round(**keys):
         (
             {**GOOD, "extra": 1},
             (
-                "the game file has an unknown key 'extra' (allowed: blocked, format, players, "
-                "rounds, rules_name, settings, variant).",
+                "the game file has an unknown key 'extra' (allowed: blocked, ended, first_dealer, "
+                "format, id, players, rounds, rules_name, settings, variant).",
                 None,
                 None,
                 None,

@@ -10,6 +10,10 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from scoring import models
+from scoring.models import Game
+from tests.helpers import exported_as
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = Path(__file__).parent / "examples"
 
@@ -130,7 +134,7 @@ def test_import_game_then_export_game_give_back_the_match_file(name):
     call_command("import_game", str(EXAMPLES / f"{name}.game.json"), stdout=out)
     exported = StringIO()
     call_command("export_game", out.getvalue().strip(), stdout=exported)
-    assert json.loads(exported.getvalue()) == json.loads(
+    assert exported_as(exported.getvalue(), Game.objects.get()) == json.loads(
         (EXAMPLES / f"{name}.game.json").read_text()
     )
 
@@ -156,3 +160,10 @@ def test_import_game_refuses_a_hostile_file_in_one_line_and_stores_nothing(
     assert exit.value.code == 1 and out == "" and "Traceback" not in err
     assert err.startswith("import_game: ") and message in err and err.count("\n") == 1
     assert not Game.objects.exists()
+
+
+def test_a_new_key_never_reads_as_a_command_option(monkeypatch):
+    """``export_game KEY`` takes a key starting with "-" for an option: keys never do."""
+    drawn = iter(["-starts-like-an-option", "Xplain-key"])
+    monkeypatch.setattr(models.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert models.new_key() == "Xplain-key"

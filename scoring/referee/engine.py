@@ -106,6 +106,10 @@ class GameEntry:
     # Tambouille: the table declared the match blocked after this turn round.
     blocked_after: int | None = None
     rules_name: str | None = None  # the name a table gave its house rules (1–40 characters)
+    # The table ended the game after its last round ("End the game now"; a match: blocked).
+    ended: bool = False
+    first_dealer: str | None = None  # who dealt the first round; None: the first player
+    game_id: str | None = None  # the app's own identifier of the game (never a link's key)
 
 
 # Every game the referee keeps, by the key game files and URLs use: the Tamalou variants, and
@@ -623,8 +627,22 @@ def penalty_note(penalty: Penalty) -> Note:
 # --- the whole game ----------------------------------------------------------
 
 
+def ended_after_last_round(game: GameEntry) -> GameEntry:
+    """A game the table ended: a match is blocked after its last turn round; a Tamalou game is
+    played to exactly the rounds it has (the lowest totals win)."""
+    if not game.rounds:
+        raise GameError(
+            gettext_noop("a game can be ended only after its first round."), field="ended"
+        )
+    if game.variant == Tambouille.key:
+        return replace(game, ended=False, blocked_after=len(game.rounds))
+    return replace(game, ended=False, settings={**game.settings, "rounds": len(game.rounds)})
+
+
 def score_game(game: GameEntry) -> ScoreSheet:
     """Check and score every round in order; the first fault stops it with a GameError."""
+    if game.ended:
+        game = ended_after_last_round(game)
     variant = check_settings(game.variant, game.settings)
     if game.rules_name is not None:
         check_rules_name(game.rules_name)

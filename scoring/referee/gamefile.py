@@ -7,6 +7,7 @@ with a GameError saying where, so a file that imports is a file that scores.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -34,7 +35,20 @@ MAX_ITEMS = 10_000  # items in one list (999 rounds, a hand's cards)
 MAX_DEPTH = 8  # objects and lists inside each other (a game file needs 5)
 MAX_DIGITS = 30  # digits in one number (a float JSON writes has 17)
 
-GAME_KEYS = {"format", "variant", "settings", "rules_name", "blocked", "players", "rounds"}
+GAME_KEYS = {
+    "format",
+    "id",
+    "variant",
+    "settings",
+    "rules_name",
+    "blocked",
+    "first_dealer",
+    "ended",
+    "players",
+    "rounds",
+}
+OPTIONAL_GAME_KEYS = {"id", "settings", "rules_name", "blocked", "first_dealer", "ended"}
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 ROUND_KEYS = {"hands", "caller", "counter_caller", "emptied", "penalties", "penalty_cards"}
 MATCH_ROUND_KEYS = {"hands"}  # a Tambouille turn round: the cards each player holds
 PENALTY_KEYS = {"player", "points", "reason"}
@@ -214,8 +228,7 @@ def _check_keys(data: Mapping, allowed: set[str], required: set[str], what: str,
 
 def game_from_json(data: object) -> GameEntry:
     _expect(data, dict, gettext_noop("a game file"))
-    optional = {"settings", "rules_name", "blocked"}
-    _check_keys(data, GAME_KEYS, GAME_KEYS - optional, gettext_noop("the game file"))
+    _check_keys(data, GAME_KEYS, GAME_KEYS - OPTIONAL_GAME_KEYS, gettext_noop("the game file"))
     if data["format"] != GAME_FORMAT:
         raise GameError(
             gettext_noop("the format must be '{wanted}', not '{given}'."),
@@ -234,6 +247,23 @@ def game_from_json(data: object) -> GameEntry:
     blocked = data.get("blocked", False)
     if not isinstance(blocked, bool):
         raise GameError(gettext_noop("blocked must be true or false."), field="blocked")
+    ended = data.get("ended", False)
+    if not isinstance(ended, bool):
+        raise GameError(gettext_noop("ended must be true or false."), field="ended")
+    game_id = data.get("id")
+    if game_id is not None and not (isinstance(game_id, str) and GAME_ID.fullmatch(game_id)):
+        raise GameError(
+            gettext_noop("the id must be 1 to 64 letters, digits, '_' or '-'."), field="id"
+        )
+    first_dealer = data.get("first_dealer")
+    if first_dealer is not None:
+        first_dealer = _name(first_dealer, gettext_noop("the first dealer"), field="first_dealer")
+        if first_dealer not in [clean_name(p) for p in players]:
+            raise GameError(
+                gettext_noop("the first dealer '{name}' is not one of the players."),
+                name=first_dealer,
+                field="first_dealer",
+            )
     if variant == Tambouille.key:
         for number, entry in enumerate(rounds, 1):
             _expect(entry, dict, gettext_noop("a round"), round=number)
@@ -245,6 +275,9 @@ def game_from_json(data: object) -> GameEntry:
         settings=settings,
         blocked_after=len(rounds) if blocked else None,
         rules_name=rules_name,
+        ended=ended,
+        first_dealer=first_dealer,
+        game_id=game_id,
     )
 
 
@@ -341,13 +374,20 @@ def _hand_json(hand: object) -> object:
 
 def game_to_json(game: GameEntry) -> dict[str, object]:
     """The canonical game file: what export writes and import reads back unchanged."""
-    data: dict[str, object] = {"format": GAME_FORMAT, "variant": game.variant}
+    data: dict[str, object] = {"format": GAME_FORMAT}
+    if game.game_id is not None:
+        data["id"] = game.game_id
+    data["variant"] = game.variant
     if game.settings:
         data["settings"] = _number_json(game.settings)
     if game.rules_name is not None:
         data["rules_name"] = game.rules_name
     if game.blocked_after is not None:
         data["blocked"] = True
+    if game.ended:
+        data["ended"] = True
+    if game.first_dealer is not None:
+        data["first_dealer"] = game.first_dealer
     data["players"] = list(game.players)
     data["rounds"] = [round_to_json(entry) for entry in game.rounds]
     return data

@@ -5,7 +5,6 @@
 // 204, a proxy that buffers never delivers an event, an error, a limit) they go on as before.
 // A hidden page closes its stream (and does not poll); shown again, the stream's first event
 // catches it up. Loaded by live.js once the page has loaded: not part of the first load.
-// (Before that, a poll goes without its ETag, answered in full: only slower, never wrong.)
 
 // The stream of a live part's address: /g/KEY/live/ → /g/KEY/stream/.
 export const streamUrl = (liveUrl) => liveUrl.replace(/live\/(\?.*)?$/, "stream/");
@@ -18,21 +17,6 @@ export const toFetch = (told, shown, asked) => Boolean(told) && told !== shown &
 export const mayPoll = ({ streaming, hidden }) => !streaming && !hidden;
 
 export function start() {
-  // Every request of the live part (a poll, a fetch the stream asked for) sends the version it
-  // shows (If-None-Match): an unchanged game answers 304, which htmx leaves alone (see the
-  // htmx-config meta in base.html).
-  document.addEventListener("htmx:configRequest", (event) => {
-    const etag = event.detail.elt.dataset.etag;
-    if (etag && event.detail.verb === "get") event.detail.headers["If-None-Match"] = etag;
-  });
-  // A round drawn twice (a save's answer and a live update crossing): keep the first copy.
-  document.addEventListener("htmx:afterSettle", () => {
-    const seen = new Set();
-    for (const article of document.querySelectorAll("#history article.round[id]")) {
-      if (seen.has(article.id)) article.remove();
-      else seen.add(article.id);
-    }
-  });
   let source = null;
   let streaming = false;
   let told = "";

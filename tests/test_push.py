@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -94,6 +95,14 @@ def test_a_save_is_pushed_to_the_stream_and_the_live_part_catches_up_from_the_et
         assert "Manche 2</h3>" in body and "Manche 3</h3>" in body
 
 
+def off_the_loop(call):
+    """``call()`` in a thread of its own: a browser test earlier in this process may have left
+    Playwright's event loop running in the test thread, where asyncio.run and async_to_sync
+    refuse to run."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(call).result()
+
+
 def test_a_stream_hears_each_write_in_its_own_process(transactional_db):
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
 
@@ -117,7 +126,7 @@ def test_a_stream_hears_each_write_in_its_own_process(transactional_db):
         return first, second, state
 
     before = game.state
-    first, second, state = asyncio.run(scenario())
+    first, second, state = off_the_loop(lambda: asyncio.run(scenario()))
     assert first == b"retry: 3000\nevent: state\ndata: " + before.encode() + b"\n\n"
     assert second == b"event: state\ndata: " + state.encode() + b"\n\n" and state != before
     assert push.hub.streams() == 0  # a closed stream leaves nothing behind
@@ -137,10 +146,14 @@ def test_streams_per_client_are_limited():
 
 def test_a_wsgi_server_tells_the_phone_to_poll_instead(client):
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
-    assert client.get(f"/g/{game.edit_key}/stream/").status_code == 204
-    assert client.get(f"/s/{game.share_key}/stream/").status_code == 204
-    assert client.get("/s/AAAAAAAAAAAAAAAAAAAAAA/stream/").status_code in (204, 404)
-    assert client.post(f"/g/{game.edit_key}/stream/").status_code == 405
+
+    def status(method, url: str) -> int:
+        return off_the_loop(lambda: method(url).status_code)
+
+    assert status(client.get, f"/g/{game.edit_key}/stream/") == 204
+    assert status(client.get, f"/s/{game.share_key}/stream/") == 204
+    assert status(client.get, "/s/AAAAAAAAAAAAAAAAAAAAAA/stream/") in (204, 404)
+    assert status(client.post, f"/g/{game.edit_key}/stream/") == 405
 
 
 def phone(browser, **extra):

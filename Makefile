@@ -42,8 +42,10 @@ node_modules/.installed: package-lock.json
 	npm install --no-audit --no-fund --loglevel=error
 	touch $@
 
+# uvicorn (ASGI, reloading on changes), not runserver: runserver speaks WSGI, which cannot hold
+# the live streams (scoring/push.py); the static files come from whitenoise's finders.
 run: install
-	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	$(BIN)/uvicorn tamalou_ref.asgi:application --host 127.0.0.1 --port $(PORT) --reload
 
 # Debian's Chromium for the browser tests, installed when it is missing.
 browsers:
@@ -86,7 +88,8 @@ HOST ?= 127.0.0.1
 WEB_CONCURRENCY ?= 3
 serve: install
 	DEBUG=0 $(BIN)/python manage.py collectstatic --noinput -v0
-	DEBUG=0 $(BIN)/gunicorn tamalou_ref.wsgi --bind $(HOST):$(PORT) \
+	DEBUG=0 $(BIN)/gunicorn tamalou_ref.asgi:application -k uvicorn_worker.UvicornWorker \
+		--bind $(HOST):$(PORT) \
 		--workers $(WEB_CONCURRENCY) --access-logfile - --error-logfile -
 
 # The performance budget, measured here (wrk from Debian generates the load on loopback).

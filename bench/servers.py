@@ -20,17 +20,22 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn(env: dict, workers: int = 1) -> Iterator[str]:
-    """A gunicorn serving the project with ``env``; yields its base URL once it listens."""
-    with gunicorn_master(env, workers) as (url, _):
+def gunicorn(env: dict, workers: int = 1, asgi: bool = False) -> Iterator[str]:
+    """A gunicorn serving the project with ``env``; yields its base URL once it listens.
+    ``asgi``: with uvicorn workers, as ``make serve`` (the live streams need them)."""
+    with gunicorn_master(env, workers, asgi) as (url, _):
         yield url
 
 
 @contextmanager
-def gunicorn_master(env: dict, workers: int = 1) -> Iterator[tuple[str, subprocess.Popen]]:
+def gunicorn_master(
+    env: dict, workers: int = 1, asgi: bool = False
+) -> Iterator[tuple[str, subprocess.Popen]]:
     """The same, with gunicorn's master process: its children are the workers (``workers``)."""
     port = free_port()
-    command = [sys.executable, "-m", "gunicorn", "tamalou_ref.wsgi", "--bind", f"127.0.0.1:{port}"]
+    app = ["tamalou_ref.asgi:application", "-k", "uvicorn_worker.UvicornWorker"] if asgi else []
+    command = [sys.executable, "-m", "gunicorn", *(app or ["tamalou_ref.wsgi"])]
+    command += ["--bind", f"127.0.0.1:{port}"]
     command += ["--workers", str(workers), "--log-level", "warning"]
     server = subprocess.Popen(command, cwd=ROOT, env=env)
     try:
@@ -44,7 +49,11 @@ def gunicorn_master(env: dict, workers: int = 1) -> Iterator[tuple[str, subproce
         yield f"http://127.0.0.1:{port}", server
     finally:
         server.terminate()
-        server.wait(10)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:  # uvicorn workers wait for streams still open
+            server.kill()
+            server.wait(10)
 
 
 def workers(master: int) -> set[int]:

@@ -25,6 +25,7 @@ from django.db import connection, models, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from scoring import push
 from scoring.caching import cache_key
 from scoring.referee import engine, gamefile, story
 from scoring.referee.house import HouseRules
@@ -303,6 +304,7 @@ class Game(models.Model):
             if self._summarized is not None:
                 changes["summary"] = story.summary_to_json(self._summarized)
             Game.objects.filter(pk=self.pk).update(**changes)
+            push.announce(self.pk, state)
         self.refresh_from_db()
         if self._scored is not None:
             # The sheet of exactly what this change stored (its own state token, even if another

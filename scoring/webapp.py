@@ -28,6 +28,7 @@ BACKGROUND = "#f7f5f0"
 # by offline.js while rounds entered offline wait, drafts.js by round.js.
 SCRIPTS = [
     "js/live.js",
+    "js/stream.js",
     "js/round.js",
     "js/picker.js",
     "js/next-field.js",

@@ -123,7 +123,8 @@ TEMPLATES = [
 
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=envint("CONN_MAX_AGE", 60),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -223,3 +224,7 @@ LOGGING = {
         "scoring": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
     },
 }
+
+# Live streams (scoring/push.py): at most this many open at once per client address and
+# server process (a phone holds one per open sheet); beyond, 429 and the phone polls.
+LIVE_STREAMS_PER_CLIENT = envint("LIVE_STREAMS_PER_CLIENT", 20)

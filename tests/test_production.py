@@ -11,6 +11,8 @@ import secrets
 import subprocess
 import sys
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from http.cookiejar import CookieJar
 from pathlib import Path
 
@@ -179,9 +181,10 @@ class Browser:
             return response.read().decode()
 
 
-@pytest.fixture
-def two_servers(tmp_path):
-    """Two gunicorn servers, separate processes, one database: a load balancer's view."""
+@contextmanager
+def app_servers(tmp_path: Path, asgi: bool = False) -> Iterator[list[str]]:
+    """Two gunicorn servers, separate processes, one database: a load balancer's view
+    (``asgi``: with uvicorn workers, as ``make serve``)."""
     env = {
         **{k: v for k, v in os.environ.items() if k not in (*TEST_ONLY, "DATABASE_URL")},
         **PRODUCTION,
@@ -203,12 +206,18 @@ def two_servers(tmp_path):
     for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
         subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True)
     try:
-        with gunicorn(env) as first, gunicorn(env) as second:
+        with gunicorn(env, asgi=asgi) as first, gunicorn(env, asgi=asgi) as second:
             yield [first, second]
     finally:
         if connection.vendor == "postgresql":
             with psycopg.connect(admin, autocommit=True) as pg:
-                pg.execute(f'DROP DATABASE IF EXISTS "{name}"')
+                pg.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def two_servers(tmp_path):
+    with app_servers(tmp_path) as servers:
+        yield servers
 
 
 def test_requests_alternating_between_two_app_servers(two_servers):

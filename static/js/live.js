@@ -15,3 +15,8 @@ document.addEventListener("htmx:afterSettle", () => {
     else seen.add(article.id);
   });
 });
+
+// The live push, once the page has loaded (stream.js).
+if (document.getElementById("live-top")) {
+  addEventListener("load", () => import("./stream.js").then((stream) => stream.start()));
+}

@@ -1,0 +1,15 @@
+"""ASGI entry point, for the live streams (``scoring.push``): ``make run`` (uvicorn) and
+``make serve`` (gunicorn with uvicorn workers)."""
+
+from __future__ import annotations
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tamalou_ref.settings")
+# Under ASGI each request's synchronous code runs in a thread of its own: a connection kept
+# for the next request would stay with a thread that is gone. Django's advice: close them.
+os.environ.setdefault("CONN_MAX_AGE", "0")
+
+application = get_asgi_application()

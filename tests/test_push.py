@@ -1,0 +1,206 @@
+"""Live push (scoring/push.py, scoring/stream.py, static/js/stream.js): a save reaches the
+streams open on its game, through PostgreSQL's NOTIFY across server processes (on SQLite, at
+once within the process that saved, within a second in the others); a stream lost and opened
+again catches up from the phone's ETag. The tests save through one server process and stream
+through another."""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.db import connection
+from django.test import override_settings
+from playwright.sync_api import Page, expect
+
+from scoring import push
+from scoring.models import Game
+from tests.test_production import Browser, app_servers
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def next_event(stream) -> str:
+    """The data of the stream's next ``state`` event (pings and ``retry`` skipped)."""
+    name = data = ""
+    while True:
+        line = stream.readline().decode()
+        assert line, "the stream ended"
+        line = line.rstrip("\n")
+        if line.startswith("event: "):
+            name = line[7:]
+        elif line.startswith("data: "):
+            data = line[6:]
+        elif line == "" and name == "state":
+            return data
+
+
+def live_part(phone: Browser, url: str, etag: str) -> tuple[int, str, str]:
+    """(status, ETag, body) of a live part fetched with the ETag a phone shows."""
+    request = urllib.request.Request(url, headers={"If-None-Match": etag})
+    try:
+        with phone.opener.open(request, timeout=30) as response:
+            return response.status, response.headers["ETag"], response.read().decode()
+    except urllib.error.HTTPError as answer:
+        return answer.code, answer.headers["ETag"], ""
+
+
+def new_game(phone: Browser, server: str) -> tuple[str, str]:
+    """A Tamalou game for Léa and Marc: (edit key, share path such as ``s/KEY/``)."""
+    form = phone.get(f"{server}/new/tamalou/")
+    sheet = phone.post(
+        f"{server}/new/tamalou/", form, {"name_0": "Léa", "name_1": "Marc", "action": "create"}
+    )
+    key = sheet.split('action="/g/')[1].split("/")[0]
+    share = sheet.split('class="share-url">')[1].split("<")[0]
+    return key, share.split("://", 1)[1].split("/", 1)[1]
+
+
+def save_round(phone: Browser, server: str, key: str, number: int) -> None:
+    page = phone.get(f"{server}/g/{key}/")
+    phone.post(
+        f"{server}/g/{key}/", page, {"number": number, "save": "1", "total_0": "3", "total_1": "9"}
+    )
+
+
+def test_a_save_is_pushed_to_the_stream_and_the_live_part_catches_up_from_the_etag(tmp_path):
+    with app_servers(tmp_path, asgi=True) as (a, b):
+        phone, viewer = Browser(), Browser()
+        key, share = new_game(phone, a)
+        with viewer.opener.open(f"{b}/{share}stream/", timeout=30) as stream:
+            assert stream.headers["Content-Type"] == "text/event-stream"
+            assert "Content-Encoding" not in stream.headers  # never held in a compressor
+            shown = next_event(stream)
+            assert live_part(viewer, f"{b}/{share}live/", shown)[:2] == (304, shown)
+
+            save_round(phone, a, key, 1)
+            told = next_event(stream)
+            assert told != shown
+            status, etag, body = live_part(viewer, f"{b}/{share}live/", shown)
+            assert (status, etag) == (200, told) and "Manche 1</h3>" in body
+            assert live_part(viewer, f"{b}/{share}live/", told)[:2] == (304, told)
+
+        # The stream lost; two saves meanwhile: the stream opened again tells the newest ETag
+        # at once, and the phone's ETag fetches both rounds (nothing missed).
+        save_round(phone, a, key, 2)
+        save_round(phone, b, key, 3)
+        with viewer.opener.open(f"{b}/{share}stream/", timeout=30) as stream:
+            newest = next_event(stream)
+        status, etag, body = live_part(viewer, f"{b}/{share}live/", told)
+        assert (status, etag) == (200, newest)
+        assert "Manche 2</h3>" in body and "Manche 3</h3>" in body
+
+
+def off_the_loop(call):
+    """``call()`` in a thread of its own: a browser test earlier in this process may have left
+    Playwright's event loop running in the test thread, where asyncio.run and async_to_sync
+    refuse to run."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(call).result()
+
+
+def test_a_stream_hears_each_write_in_its_own_process(transactional_db):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+
+    def write() -> str:  # in a thread of its own: its connection is closed with it
+        try:
+            with game._locked():
+                pass
+            return game.state
+        finally:
+            connection.close()
+
+    async def scenario() -> tuple[bytes, bytes, str]:
+        await push.listening()
+        assert push.hub.admit("test")
+        watch = push.hub.watch(game.pk)
+        events = push.events(watch, lambda state: state, lambda: None, "test", game.state)
+        first = await anext(events)
+        state = await sync_to_async(write)()
+        second = await asyncio.wait_for(anext(events), 10)
+        await events.aclose()
+        return first, second, state
+
+    before = game.state
+    first, second, state = off_the_loop(lambda: asyncio.run(scenario()))
+    assert first == b"retry: 3000\nevent: state\ndata: " + before.encode() + b"\n\n"
+    assert second == b"event: state\ndata: " + state.encode() + b"\n\n" and state != before
+    assert push.hub.streams() == 0  # a closed stream leaves nothing behind
+    assert push.hub.admit("test")  # and gave its place back
+    push.hub.release("test")
+
+
+@override_settings(LIVE_STREAMS_PER_CLIENT=2)
+def test_streams_per_client_are_limited():
+    hub = push.Hub()
+    assert hub.admit("10.0.0.1") and hub.admit("10.0.0.1")
+    assert not hub.admit("10.0.0.1")
+    assert hub.admit("10.0.0.2")  # another client has its own count
+    hub.release("10.0.0.1")
+    assert hub.admit("10.0.0.1")
+
+
+def test_a_wsgi_server_tells_the_phone_to_poll_instead(client):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+
+    def status(method, url: str) -> int:
+        return off_the_loop(lambda: method(url).status_code)
+
+    assert status(client.get, f"/g/{game.edit_key}/stream/") == 204
+    assert status(client.get, f"/s/{game.share_key}/stream/") == 204
+    assert status(client.get, "/s/AAAAAAAAAAAAAAAAAAAAAA/stream/") in (204, 404)
+    assert status(client.post, f"/g/{game.edit_key}/stream/") == 405
+
+
+def phone(browser, **extra):
+    return browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True, **extra
+    ).new_page()
+
+
+@pytest.mark.browser
+def test_two_phones_the_viewer_sees_a_save_pushed_and_catches_up_after_hiding(
+    page: Page, browser, tmp_path
+):
+    with app_servers(tmp_path, asgi=True) as (a, b):
+        key, share = new_game(Browser(), a)
+        viewer = phone(browser, locale="fr-FR")
+        lives: list[int] = []
+        viewer.on("response", lambda r: lives.append(r.status) if "/live/" in r.url else None)
+        with viewer.expect_response(lambda r: "/stream/" in r.url, timeout=10_000):
+            viewer.goto(f"{b}/{share}")
+        viewer.evaluate("window.notReloaded = true")
+
+        page.goto(f"{a}/g/{key}/")
+        page.locator("#id_total_0").fill("3")
+        page.locator("#id_total_1").fill("9")
+        page.get_by_role("button", name="Save round 1").tap()
+        expect(page.locator(".round-form h2")).to_have_text("Round 2")
+        # Pushed: fetched once at the stream's word, no poll meanwhile.
+        expect(viewer.locator("#history")).to_contain_text("Manche 1", timeout=5_000)
+        assert lives == [200]
+
+        # Hidden: the stream closes; a save meanwhile; shown: caught up from the ETag.
+        viewer.evaluate(
+            """() => { Object.defineProperty(document, 'hidden', {value: true, configurable: true});
+            document.dispatchEvent(new Event('visibilitychange')); }"""
+        )
+        page.locator("#id_total_0").fill("4")
+        page.locator("#id_total_1").fill("8")
+        page.get_by_role("button", name="Save round 2").tap()
+        expect(page.locator(".round-form h2")).to_have_text("Round 3")
+        expect(viewer.locator("#history")).not_to_contain_text("Manche 2")
+        with viewer.expect_response(lambda r: "/live/" in r.url, timeout=10_000):
+            viewer.evaluate(
+                """() => { Object.defineProperty(document, 'hidden', {value: false});
+                document.dispatchEvent(new Event('visibilitychange')); }"""
+            )
+        expect(viewer.locator("#history")).to_contain_text("Manche 2")
+        expect(viewer.locator("#history article.round")).to_have_count(2)  # nothing doubled
+        assert viewer.evaluate("window.notReloaded") is True and lives == [200, 200]
+        viewer.context.close()
+        page.context.close()

@@ -296,10 +296,16 @@ def test_a_sets_page_has_its_rules_in_the_tables_numbers_a_link_and_a_qr_code(cl
     assert "Points: −1" in heart_king
 
 
+def other_phone() -> Client:
+    """A second phone, in English, that has none of the first phone's sets."""
+    phone = Client()
+    phone.cookies["django_language"] = "en"
+    return phone
+
+
 def test_another_phone_opens_the_link_and_keeps_the_set(client):
     rule_set = save_as(client, **MAMIE)
-    other = Client()
-    other.cookies["django_language"] = "en"
+    other = other_phone()
     page = other.get(f"/h/{rule_set.key}/").content.decode()
     assert "Keep them on this phone" in page
     assert f"rules-{rule_set.key}" not in other.get("/new/tamalou/").content.decode()
@@ -333,8 +339,7 @@ def test_changing_a_set_never_changes_a_game_already_started(client):
 
 def test_a_phone_the_set_was_shared_with_changes_its_own_copy(client):
     rule_set = save_as(client, **MAMIE)
-    other = Client()
-    other.cookies["django_language"] = "en"
+    other = other_phone()
     page = other.get(f"/h/{rule_set.key}/edit/").content.decode()
     assert "saved as this phone's own copy" in page
     data = {**{k: v for k, v in MAMIE.items() if k not in PLAYERS}, "joker_value": "-10"}

@@ -139,7 +139,7 @@ def measure_long() -> dict:
         cold_page(client, f"/g/{long_game.edit_key}/"), 9
     )
     ended = evening_game(500, seed=6)
-    Game.objects.filter(pk=ended.pk).update(ended=True)
+    ended.end()
     results["end screen 500×8, nothing cached (ms)"] = median_ms(
         cold_page(client, f"/g/{ended.edit_key}/"), 9
     )
@@ -151,10 +151,7 @@ def measure_long() -> dict:
     for seed in range(60):
         game = evening_game(30, seed=100 + seed)
         if seed % 2:
-            Game.objects.filter(pk=game.pk).update(ended=True)
-            game.refresh_from_db()
-            cache.clear()  # its sheet as stored before it was ended
-            game.save_summary()
+            game.end()
         phone.get(f"/g/{game.edit_key}/", HTTP_HOST="127.0.0.1")
     results["/stats/ with 60 games of 30×8, nothing cached (ms)"] = median_ms(
         cold_page(phone, "/stats/"), 9

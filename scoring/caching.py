@@ -33,6 +33,25 @@ def code_version() -> str:
     return digest.hexdigest()[:16]
 
 
+@cache
+def referee_version() -> str:
+    """A digest of the referee's code (``scoring/referee``): a score sheet stored in the
+    database was made by it, and is scored again once it changes."""
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "scoring" / "referee").rglob("*.py")):
+        digest.update(str(path.relative_to(ROOT)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def sheet_key(*parts: object) -> str:
+    """The key of a game's score sheet given everything it is scored from: kept in the cache
+    and in the database (``StoredSheet``) alike, so it names the referee's code, not the
+    whole code's (a new template does not score every game again)."""
+    seed = "\x1f".join(str(part) for part in (referee_version(), *parts))
+    return f"sheet:{hashlib.sha256(seed.encode()).hexdigest()}"
+
+
 def cache_key(kind: str, *parts: object) -> str:
     """The key of a cached ``kind`` of output given everything it depends on."""
     seed = "\x1f".join(str(part) for part in (code_version(), *parts))

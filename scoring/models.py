@@ -13,6 +13,8 @@ and ETag is keyed by.
 
 from __future__ import annotations
 
+import json
+import pickle
 import secrets
 import uuid
 from collections.abc import Iterator
@@ -21,12 +23,12 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from django.core.cache import cache
-from django.db import connection, models, transaction
+from django.db import DatabaseError, connection, models, transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from scoring import push
-from scoring.caching import cache_key
+from scoring.caching import sheet_key
 from scoring.referee import engine, gamefile, story
 from scoring.referee.house import HouseRules
 from scoring.referee.tambouille import TURN_SECONDS, Tambouille
@@ -176,8 +178,25 @@ class Game(models.Model):
             self._live_rounds = list(self.rounds.live().order_by("position"))
         return self._live_rounds
 
+    def live_count(self) -> int:
+        """How many live rounds the game has: counted once for this loaded game, not read."""
+        if "_live_rounds" in self.__dict__:
+            return len(self._live_rounds)
+        if "_live_count" not in self.__dict__:
+            self._live_count = self.rounds.live().count()
+        return self._live_count
+
+    def newest_rounds(self, count: int) -> list[Round]:
+        """The newest ``count`` live rounds in order: only those are read (unless every round
+        was read already)."""
+        if count <= 0:
+            return []
+        if "_live_rounds" in self.__dict__:
+            return self._live_rounds[-count:]
+        return list(self.rounds.live().order_by("-position")[:count])[::-1]
+
     def refresh_from_db(self, *args, **kwargs) -> None:
-        for memo in ("_live_rounds", "_sheet"):
+        for memo in ("_live_rounds", "_live_count", "_sheet"):
             self.__dict__.pop(memo, None)
         super().refresh_from_db(*args, **kwargs)
 
@@ -220,15 +239,28 @@ class Game(models.Model):
             rules_name=self.rules_name or None,
         )
 
+    def sheet_key(self, state: str | None = None) -> str:
+        """Names the score sheet of the game in ``state`` (by default, as loaded) with
+        everything it is scored from besides the rounds, which only change with the state."""
+        settings = json.dumps(self.settings, sort_keys=True)
+        where = (self.edit_key, state or self.state, self.variant, self.players, settings)
+        return sheet_key(*where, self.ended, self.rules_name)
+
     def score(self) -> engine.ScoreSheet:
-        """The referee's score sheet, computed once for each state of the game (and read from
-        the cache once for this loaded game)."""
+        """The referee's score sheet, computed once for each state of the game: read from the
+        cache, else from the database, where the change that made the state stored it (read
+        once for this loaded game). A game no change has stored yet is scored, and stored."""
         if "_sheet" not in self.__dict__:
-            key = cache_key("sheet", self.version)
-            sheet = cache.get(key)
+            key = self.sheet_key()
+            packed = cache.get(key)
+            if packed is None:
+                packed = StoredSheet.read(self.pk, key)
+            sheet = StoredSheet.unpack(packed) if packed is not None else None
             if sheet is None:
                 sheet = engine.score_game(self.as_entry())
-                cache.set(key, sheet, 86400)
+                packed = StoredSheet.pack(sheet)
+                StoredSheet.keep(self.pk, key, packed)
+            cache.set(key, packed, 86400)
             self._sheet = sheet
         return self._sheet
 
@@ -236,12 +268,7 @@ class Game(models.Model):
         """The summary kept with the game (for ``rounds`` live rounds, by default those
         stored); computed from the score sheet when there is none yet (a read writes nothing:
         the next change keeps it)."""
-        if rounds is not None:
-            count = rounds
-        elif "_live_rounds" in self.__dict__:
-            count = len(self._live_rounds)
-        else:
-            count = self.rounds.live().count()  # one count, not every round read
+        count = self.live_count() if rounds is None else rounds
         if self.summary is not None and self.summary.get("number") == count:
             return story.summary_from_json(self.summary)
         return story.summarize(self.score())
@@ -292,6 +319,7 @@ class Game(models.Model):
         Yields the rounds as stored now (none unless ``read_rounds``); the change is checked
         against them."""
         self._scored = None
+        self._packed = None
         self._summarized = None
         with transaction.atomic():
             Game.objects.select_for_update().filter(pk=self.pk).first()
@@ -304,16 +332,19 @@ class Game(models.Model):
             if self._summarized is not None:
                 changes["summary"] = story.summary_to_json(self._summarized)
             Game.objects.filter(pk=self.pk).update(**changes)
+            scored_key = self.sheet_key(state)
+            if self._packed is None and self._scored is not None:
+                self._packed = StoredSheet.pack(self._scored)
+            if self._packed is not None:
+                # The sheet of exactly what this change stores: no server scores it again.
+                StoredSheet.keep(self.pk, scored_key, self._packed)
             push.announce(self.pk, state)
         self.refresh_from_db()
-        if self._scored is not None:
-            # The sheet of exactly what this change stored (its own state token, even if another
-            # phone has written since): no need to score it again.
-            cache.set(
-                cache_key("sheet", self.version_of(self.edit_key, state)), self._scored, 86400
-            )
-            if self.state == state:
-                self._sheet = self._scored
+        if self._packed is not None:
+            # Under its own state token, even if another phone has written since.
+            cache.set(scored_key, self._packed, 86400)
+        if self._scored is not None and self.state == state:
+            self._sheet = self._scored
 
     def _check_and_keep(
         self, entries: list[engine.RoundEntry], ended_after: int | None = None
@@ -333,16 +364,22 @@ class Game(models.Model):
     def _check_next(self, count: int, entry: engine.RoundEntry) -> None:
         """The next round scored from where the game stood after its ``count`` rounds (its
         kept summary), not from the whole game again; a GameError refuses it. Keeps the new
-        summary, and the new sheet when the one before it is at hand."""
+        summary, and the new sheet as the stored one with this round added, when it is at
+        hand: its rounds are neither scored nor read again."""
         before = self.stored_summary(count)
         rules = self.as_entry([], ended_after=count)  # an ended game stays ended
         results, after = engine.continue_game(rules, before.progress, [entry])
         self._summarized = story.add_rounds(before, results, after)
-        previous = self.__dict__.get("_sheet") or cache.get(cache_key("sheet", self.version))
+        previous = self.__dict__.get("_sheet")
         if previous is not None and len(previous.rounds) == count:
             self._scored = engine.sheet_of(
                 previous.variant, previous.players, [*previous.rounds, *results], after
             )
+            return
+        packed = cache.get(self.sheet_key()) or StoredSheet.read(self.pk, self.sheet_key())
+        if packed is not None and StoredSheet.rounds_in(packed) == count:
+            tail = engine.sheet_of(self.variant, tuple(self.players), [], after)
+            self._packed = StoredSheet.extended(packed, tail, results)
 
     def add_round(self, number: int, entry: engine.RoundEntry) -> Round:
         """Store round ``number``; Conflict if the game has another number of rounds now."""
@@ -386,7 +423,7 @@ class Game(models.Model):
         with self._locked() as rounds:
             if round_id not in [r.pk for r in rounds]:
                 raise Conflict
-            self._check(self.entries([r for r in rounds if r.pk != round_id]))
+            self._check_and_keep(self.entries([r for r in rounds if r.pk != round_id]))
             Round.objects.filter(pk=round_id).update(deleted_at=timezone.now())
 
     def restore_round(self, round_id: int) -> None:
@@ -395,21 +432,21 @@ class Game(models.Model):
             stored = self.rounds.filter(pk=round_id, deleted_at__isnull=False).first()
             if stored is None:
                 raise Conflict
-            self._check(self.entries(sorted([*rounds, stored], key=lambda r: r.position)))
+            self._check_and_keep(self.entries(sorted([*rounds, stored], key=lambda r: r.position)))
             Round.objects.filter(pk=round_id).update(deleted_at=None, updated_at=timezone.now())
 
     def end(self) -> None:
         """The table ends an open-ended game now: the lowest total wins."""
         with self._locked() as rounds:
             self.ended = True
-            self._check(self.entries(rounds))
+            self._check_and_keep(self.entries(rounds))
             Game.objects.filter(pk=self.pk).update(ended=True)
 
     def resume(self) -> None:
         """Undo ``end``: the game goes on after its last round (checked like any change)."""
         with self._locked() as rounds:
             self.ended = False
-            self._check(self.entries(rounds))
+            self._check_and_keep(self.entries(rounds))
             Game.objects.filter(pk=self.pk).update(ended=False)
 
     def set_clock(self, action: str, turn: int, seconds: int | None = None) -> TurnClock:
@@ -442,6 +479,94 @@ class Game(models.Model):
                 TurnClock.objects.create(game=game, seconds=clock.seconds)
             Game.objects.filter(pk=self.pk).update(next_game=game)
         return game
+
+
+class StoredSheet(models.Model):
+    """The referee's score sheet of a game as a change left it, under the key of what it was
+    scored from (``Game.sheet_key``), so that a server just started, or another one, reads it
+    instead of scoring every round again. Only a cache of what the rounds say: a key that does
+    not match, or data that does not read, is scored afresh.
+
+    Packed so that a saved round is added without reading the rounds before it: a frame with
+    the count of rounds and the sheet's standing after them, then a frame for each round's
+    result (each frame: its length in 4 bytes, then a pickle)."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="stored_sheet"
+    )
+    key = models.CharField(max_length=80)
+    data = models.BinaryField()  # StoredSheet.pack
+
+    def __str__(self) -> str:
+        return f"score sheet of game {self.game_id}"
+
+    @classmethod
+    def read(cls, game_id: int, key: str) -> bytes | None:
+        """The packed sheet stored under ``key`` for the game, or None."""
+        found = cls.objects.filter(game_id=game_id, key=key).values_list("data", flat=True)
+        return next((bytes(data) for data in found), None)
+
+    @classmethod
+    def keep(cls, game_id: int, key: str, packed: bytes) -> None:
+        """Store a packed sheet as the game's, under ``key``. A write that fails (another
+        phone storing at the same moment) loses nothing: the sheet is scored again when read."""
+        try:
+            with transaction.atomic():
+                if not cls.objects.filter(game_id=game_id).update(key=key, data=packed):
+                    cls.objects.create(game_id=game_id, key=key, data=packed)
+        except DatabaseError:
+            pass
+
+    @staticmethod
+    def pack(sheet: engine.ScoreSheet) -> bytes:
+        return StoredSheet.extended(b"", replace(sheet, rounds=[]), sheet.rounds)
+
+    @staticmethod
+    def extended(
+        packed: bytes, tail: engine.ScoreSheet, results: list[engine.RoundResult]
+    ) -> bytes:
+        """``packed`` with ``results`` added after its rounds, and ``tail`` (a sheet without
+        rounds) as the standing after them."""
+        count = StoredSheet.rounds_in(packed) if packed else 0
+        first = _frame((count + len(results), tail))
+        rest = packed[4 + int.from_bytes(packed[:4], "big") :] if packed else b""
+        return first + rest + b"".join(_frame(result) for result in results)
+
+    @staticmethod
+    def rounds_in(packed: bytes) -> int | None:
+        try:
+            return _unframe(packed, 0)[0][0]
+        except Exception:  # unreadable: as if missing
+            return None
+
+    @staticmethod
+    def unpack(packed: bytes) -> engine.ScoreSheet | None:
+        """The sheet, or None when the data does not read (a class changed shape). (Pickle:
+        the database is this app's own, and what it holds was written by ``keep`` alone.)"""
+        try:
+            (count, tail), at = _unframe(packed, 0)
+            rounds = []
+            while at < len(packed):
+                result, at = _unframe(packed, at)
+                rounds.append(result)
+            if len(rounds) != count or not isinstance(tail, engine.ScoreSheet):
+                return None
+            return replace(tail, rounds=rounds)
+        except Exception:  # unreadable: scored again, as if missing
+            return None
+
+
+def _frame(value: object) -> bytes:
+    data = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+    return len(data).to_bytes(4, "big") + data
+
+
+def _unframe(packed: bytes, at: int) -> tuple[object, int]:
+    size = int.from_bytes(packed[at : at + 4], "big")
+    end = at + 4 + size
+    if size == 0 or end > len(packed):
+        raise ValueError("a frame cut short")
+    return pickle.loads(packed[at + 4 : end]), end
 
 
 class RuleSet(models.Model):

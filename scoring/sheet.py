@@ -32,6 +32,9 @@ from scoring.rules_page import differences, settings_query
 # The newest rounds the history shows open; older ones are folded to their header line
 # (their Edit button on it), so that a long game stays a short page.
 OPEN_ROUNDS = 3
+# The newest rounds the sheet lists at all (an evening's worth); older ones are one line that
+# leads to the page of every round, so that a 500-round sheet costs what a 30-round one does.
+LISTED_ROUNDS = 30
 
 
 def game_etag(game: Game, link: str) -> str:
@@ -55,17 +58,20 @@ def new_round_form(game: Game, data=None) -> RoundForm | None:
 def history(
     game: Game, sheet: engine.ScoreSheet, only_last: bool = False, fold: bool = True
 ) -> list[dict]:
-    """Each round for the history, newest first (or only the newest). With ``fold``, all but
-    the newest ``OPEN_ROUNDS`` are ``folded``: the page carries only their header line, and
-    a tap on it fetches the rest (from the sheet's ``rounds/`` page, every round whole), so
-    that a long game's first load stays light."""
+    """Each round for the history, newest first (or only the newest). With ``fold``, only the
+    newest ``LISTED_ROUNDS`` (see ``earlier_rounds``), and all but the newest ``OPEN_ROUNDS``
+    of them ``folded``: the page carries only their header line, and a tap on it fetches the
+    rest (from the sheet's ``rounds/`` page, every round whole), so that a long game's first
+    load stays light. Only the rounds listed are read."""
     deals = engine.deals(sheet, game.first_dealer)
     rows = []
-    rounds = game.live_rounds()
-    first = len(rounds) - 1 if only_last else 0
+    count = len(sheet.rounds)
+    first = count - 1 if only_last else earlier_rounds(sheet) if fold else 0
+    rounds = game.newest_rounds(count - first)
+    first = count - len(rounds)  # as many as are stored, if another phone deleted one since
     each = zip(
-        rounds[first:],
-        game.entries(rounds[first:], first + 1),
+        rounds,
+        game.entries(rounds, first + 1),
         sheet.rounds[first:],
         deals[first:],
         strict=False,
@@ -77,7 +83,7 @@ def history(
                 "result": result,
                 "round": played,
                 "dealer": deal[0],
-                "folded": fold and result.number <= len(rounds) - OPEN_ROUNDS,
+                "folded": fold and result.number <= count - OPEN_ROUNDS,
                 "rows": [
                     {
                         "name": p,
@@ -93,6 +99,11 @@ def history(
             }
         )
     return rows[::-1]
+
+
+def earlier_rounds(sheet: engine.ScoreSheet) -> int:
+    """How many of the oldest rounds the sheet does not list (its ``rounds/`` page does)."""
+    return max(len(sheet.rounds) - LISTED_ROUNDS, 0)
 
 
 def round_summary(request: HttpRequest, game: Game, sheet: engine.ScoreSheet, number: int) -> str:
@@ -196,6 +207,7 @@ def sheet_context(
     deals = engine.deals(sheet, game.first_dealer)
     return shown | {
         "history": lambda: history(game, sheet, fold=not whole),
+        "earlier": 0 if whole else earlier_rounds(sheet),
         "rounds_url": reverse(f"{link}_rounds", args=[key]),
         "next_deal": deals[len(sheet.rounds)] if not sheet.finished else None,
         "rounds_to_play": (variant.rounds - len(sheet.rounds)) if variant.rounds else None,
@@ -287,7 +299,6 @@ def sheet_page(
     if live:
         context = sheet_context(request, game, link=link)
         return TemplateResponse(request, f"{page_template(game)}#live", context)
-    game.live_rounds()  # the page draws every round: read once, the form counts them too
     form = None if link == "share" else new_round_form(game)
     return TemplateResponse(request, page_template(game), sheet_context(request, game, form, link))
 

@@ -27,6 +27,7 @@ WORDS = {
         "remove": "Remove from this phone",
         "removed": "The game was removed from this phone. Its links still open it.",
         "over": "Game over",
+        "earlier": "Show rounds 1 to 15",
     },
     "fr": {
         "next": "La partie suivante a commencé",
@@ -37,6 +38,7 @@ WORDS = {
         "remove": "Retirer de ce téléphone",
         "removed": "La partie a été retirée de ce téléphone. Ses liens l’ouvrent toujours.",
         "over": "Partie terminée",
+        "earlier": "Afficher les manches 1 à 15",
     },
 }
 
@@ -373,6 +375,31 @@ def test_a_long_game_folds_its_older_rounds_under_their_edit_button(client, lang
     assert viewer.count("<details hx-get") == 27 and "/edit/" not in viewer
     assert f'hx-get="/s/{game.share_key}/rounds/"' in viewer
     assert page(client.get(f"/s/{game.share_key}/rounds/")).count("<table>") == 30
+
+
+def test_a_game_longer_than_an_evening_lists_its_newest_30_rounds_and_links_the_rest(
+    client, language
+):
+    """Round 45: the sheet lists rounds 16 to 45 (reading only those), and one button leads
+    to the page of every round, which htmx puts in their place."""
+    game = evening_game(45, seed=12)
+    for link, key in (("g", game.edit_key), ("s", game.share_key)):
+        sheet = page(client.get(f"/{link}/{key}/"))
+        history = sheet[sheet.index('id="history"') :]
+        listed = [int(n) for n in re.findall(r'<article class="round" id="round-(\d+)"', history)]
+        assert listed == list(range(45, 15, -1))
+        assert history.count("<table>") == 3 and history.count("<details hx-get") == 27
+        rounds = f"/{link}/{key}/rounds/"
+        earlier = re.search(r'<p class="earlier"><a ([^>]*)>([^<]*)</a>', history)
+        assert earlier.group(2) == WORDS[language]["earlier"]
+        assert f'href="{rounds}#round-15"' in earlier.group(1)
+        assert f'hx-get="{rounds}" hx-select="#history-rounds"' in earlier.group(1)
+        assert 'hx-target="#history-rounds" hx-swap="outerHTML"' in earlier.group(1)
+        whole = page(client.get(rounds))
+        everything = whole[whole.index('id="history-rounds"') :]
+        listed = [int(n) for n in re.findall(r'<article class="round" id="round-(\d+)"', whole)]
+        assert listed == list(range(45, 0, -1)) and everything.count("<table>") == 45
+        assert 'class="earlier"' not in whole
 
 
 def test_the_referee_scores_a_file_the_table_ended():

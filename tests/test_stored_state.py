@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
 
-from scoring.models import Game, Round
+from scoring.models import Game, Round, StoredSheet
 from scoring.referee import engine, story
 from tests.test_sheet import save_round, url
 
@@ -35,10 +36,12 @@ def assert_kept(game: Game) -> story.GameSummary:
     assert stored is not None
     kept = story.summary_from_json(stored)
     assert kept == recomputed(game)
-    # What the page shows is the referee's sheet of every round, scored again.
+    # What the page shows is the referee's sheet of every round, scored again; the change
+    # stored it, so that no server scores the game again to show it.
     cache.clear()
     fresh = Game.objects.get(pk=game.pk)
     assert fresh.score() == engine.score_game(fresh.as_entry())
+    assert StoredSheet.unpack(StoredSheet.read(fresh.pk, fresh.sheet_key())) == fresh.score()
     return kept
 
 
@@ -163,3 +166,43 @@ def test_statistics_read_the_kept_summaries(client):
     page = client.get("/stats/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "−12345" in page or "-12345" in page
     json.dumps(stored)  # a summary is plain JSON
+
+
+def test_a_server_just_started_shows_the_stored_sheet_without_scoring_the_game(client, monkeypatch):
+    """Nothing cached: the sheet page reads the sheet the last save stored; the referee
+    scores nothing (it would fail here)."""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    save_round(client, game, 1, {"Léa": "3", "Marc": "9"}, caller="Léa")
+    save_round(client, game, 2, {"Léa": "20", "Marc": "1"}, caller="Marc")
+    game = Game.objects.get(pk=game.pk)
+    expected = engine.score_game(game.as_entry()).totals
+    cache.clear()
+
+    def fails(_game):
+        raise AssertionError("the game was scored again")
+
+    monkeypatch.setattr(engine, "score_game", fails)
+    sheet = client.get(url(game)).content.decode()
+    shown = [int(t) for t in re.findall(r'<span class="total">(-?\d+)</span>', sheet)]
+    assert shown == sorted(int(expected[p]) for p in ("Léa", "Marc"))
+    assert expected["Léa"] != expected["Marc"]
+
+
+def test_a_stored_sheet_that_does_not_match_the_game_is_scored_again(client):
+    """Unreadable data, or a sheet of the game as it was before a change made outside the
+    app (here, ended by an update of the row): scored again from the rounds, and stored."""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    save_round(client, game, 1, {"Léa": "3", "Marc": "9"}, caller="Léa")
+    game = Game.objects.get(pk=game.pk)
+    StoredSheet.objects.filter(game=game).update(data=b"not a sheet")
+    cache.clear()
+    assert Game.objects.get(pk=game.pk).score() == engine.score_game(game.as_entry())
+    stored = StoredSheet.read(game.pk, game.sheet_key())
+    assert StoredSheet.unpack(stored) == engine.score_game(game.as_entry())
+
+    Game.objects.filter(pk=game.pk).update(ended=True)  # the state token unchanged
+    cache.clear()
+    ended = Game.objects.get(pk=game.pk)
+    assert ended.score().finished and ended.score().winners == ["Léa"]
+    assert StoredSheet.unpack(StoredSheet.read(ended.pk, ended.sheet_key())) == ended.score()
+    assert StoredSheet.objects.filter(game=game).count() == 1

@@ -1,37 +1,110 @@
-"""The live stream of a sheet's link (Server-Sent Events), ``scoring.push``'s HTTP side."""
+"""The live stream of a sheet's link (Server-Sent Events), ``scoring.push``'s HTTP side.
+
+Served on the event loop, beside Django rather than through it (``with_streams`` wraps the
+ASGI application): Django runs each request's synchronous middleware in a thread of the
+request's own, which a stream would hold, with a database connection, for as long as the
+phone follows the game (PostgreSQL admits 100 connections). Here a stream costs no thread
+and no connection: it reads the database twice, on a few shared threads, connection closed
+after. It says the phone's language (its cookie, else the phone's) as Django would.
+"""
 
 from __future__ import annotations
 
-from asgiref.sync import sync_to_async
+import asyncio
+import io
+import re
+from concurrent.futures import ThreadPoolExecutor
+
 from django.core.handlers.asgi import ASGIRequest
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
-from django.utils.translation import get_language, override
+from django.db import connections
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import get_language_from_request, override
 from django.views.decorators.http import require_safe
 
 from scoring import push
 from scoring.httpcache import etag_of
 from scoring.limits import client_ip
-from scoring.models import Game
+from scoring.models import KEY_PATTERN, Game
+
+STREAM_PATH = re.compile(rf"^/(?P<link>[gs])/(?P<key>{KEY_PATTERN})/stream/\Z")
+LINKS = {"g": "edit", "s": "share"}
+HEADERS = [
+    (b"content-type", b"text/event-stream"),
+    (b"cache-control", b"private, no-cache"),
+    (b"x-accel-buffering", b"no"),  # nginx: pass each event on at once
+    (b"x-content-type-options", b"nosniff"),
+]
+# The few threads the streams read the database on (a stream reads it when it opens, and
+# again only if PostgreSQL's listener was lost).
+DATABASE = ThreadPoolExecutor(max_workers=4, thread_name_prefix="live-db")
 
 
-async def live_stream(request: HttpRequest, link: str, key: str) -> HttpResponse:
-    """The ETags of the game's live part (``link``'s), the one now and then each new one."""
-    if not isinstance(request, ASGIRequest):
-        # A WSGI server would read the endless stream whole before sending anything: 204
-        # tells the browser not to try again, and the phone keeps polling.
-        return HttpResponse(status=204)
-    version_by_key = sync_to_async(Game.objects.version_by_key)
+def with_streams(django_application):
+    """The ASGI application: a sheet's ``…/stream/`` served here, everything else by Django."""
+
+    async def application(scope, receive, send) -> None:
+        if scope["type"] == "http":
+            found = STREAM_PATH.match(scope["path"])
+            if found is not None:
+                await serve(scope, receive, send, LINKS[found["link"]], found["key"])
+                return
+        await django_application(scope, receive, send)
+
+    return application
+
+
+def _version_by_key(link: str, key: str) -> tuple[int, str, str] | None:
+    try:
+        return Game.objects.version_by_key(link, key)
+    finally:
+        connections.close_all()  # this shared thread keeps no connection between streams
+
+
+async def version_by_key(link: str, key: str) -> tuple[int, str, str] | None:
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(DATABASE, _version_by_key, link, key)
+
+
+async def answer(send, status: int, text: bytes = b"", headers: list | None = None) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"text/plain; charset=utf-8"), *(headers or [])],
+        }
+    )
+    await send({"type": "http.response.body", "body": text})
+
+
+async def serve(scope, receive, send, link: str, key: str) -> None:
+    """The ETags of the game's live part (``link``'s): the one now, then each new one, until
+    the phone goes."""
+    if scope["method"] not in ("GET", "HEAD"):
+        await answer(send, 405, b"Method not allowed", [(b"allow", b"GET, HEAD")])
+        return
     found = await version_by_key(link, key)
     if found is None:
-        raise Http404
-    game_id, edit_key, state = found
+        await answer(send, 404, b"Not found")
+        return
+    request = ASGIRequest(scope, io.BytesIO())
     client = client_ip(request)
     if not push.hub.admit(client):
-        return HttpResponse(status=429, headers={"Retry-After": "60"})
-    await push.listening()
+        await answer(send, 429, b"Too many streams", [(b"retry-after", b"60")])
+        return
+    game_id, edit_key, state = found
+    language = get_language_from_request(request)
+    try:
+        await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+        if scope["method"] == "HEAD":
+            await send({"type": "http.response.body", "body": b""})
+            push.hub.release(client)
+            return
+        await push.listening()
+    except BaseException:
+        push.hub.release(client)
+        raise
     watch = push.hub.watch(game_id)
     watch.tell(None)  # read the state once more now that no change can pass unheard
-    language = get_language()
 
     def etag(state: str) -> str:
         with override(language):
@@ -41,23 +114,37 @@ async def live_stream(request: HttpRequest, link: str, key: str) -> HttpResponse
         row = await version_by_key(link, key)
         return row[2] if row else None
 
-    response = StreamingHttpResponse(
-        push.events(watch, etag, state_now, client, state), content_type="text/event-stream"
-    )
-    response["Cache-Control"] = "private, no-cache"
-    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
-    # Never compressed: GZipMiddleware would hold the events back in its compressor.
-    request.META.pop("HTTP_ACCEPT_ENCODING", None)
-    return response
+    events = push.events(watch, etag, state_now, client, state)
+    first = await anext(events)  # begun: closing it gives the stream's place and watch back
+
+    async def pump() -> None:
+        await send({"type": "http.response.body", "body": first, "more_body": True})
+        async for chunk in events:
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+
+    async def gone() -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+
+    tasks = [asyncio.ensure_future(pump()), asyncio.ensure_future(gone())]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await events.aclose()  # the stream's place and watch given back
 
 
 @require_safe
-async def edit_stream(request: HttpRequest, key: str) -> HttpResponse:
-    """Each new ETag of ``views.edit_live`` as it happens."""
-    return await live_stream(request, "edit", key)
+def edit_stream(request: HttpRequest, key: str) -> HttpResponse:
+    """Reached only where no ASGI server serves the streams (``with_streams``): a WSGI server
+    would read an endless stream whole before sending anything. 204 tells the browser not to
+    try again, and the phone keeps polling."""
+    return HttpResponse(status=204)
 
 
 @require_safe
-async def share_stream(request: HttpRequest, key: str) -> HttpResponse:
-    """Each new ETag of ``views.share_live`` as it happens."""
-    return await live_stream(request, "share", key)
+def share_stream(request: HttpRequest, key: str) -> HttpResponse:
+    """As ``edit_stream``."""
+    return HttpResponse(status=204)

@@ -12,4 +12,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tamalou_ref.settings")
 # for the next request would stay with a thread that is gone. Django's advice: close them.
 os.environ.setdefault("CONN_MAX_AGE", "0")
 
-application = get_asgi_application()
+django_application = get_asgi_application()  # sets Django up: the models can be imported now
+
+from scoring.stream import with_streams  # noqa: E402
+
+# The sheets' live streams are served beside Django, on the event loop (scoring/stream.py).
+application = with_streams(django_application)

@@ -137,6 +137,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Tests use a file too: an in-memory database is one connection shared by every thread,
     # which would hide the concurrency the live-server tests exercise.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+elif DATABASES["default"]["CONN_MAX_AGE"] == 0 and envint("DATABASE_POOL", 10):
+    # PostgreSQL under ASGI (tamalou_ref/asgi.py closes connections after each request): each
+    # request runs in a thread of its own, and a burst of phones would open a connection each,
+    # past PostgreSQL's 100. A pool of DATABASE_POOL connections per process serves them
+    # instead (a request waits for one, at most 10 s). DATABASE_POOL=0: no pool.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": envint("DATABASE_POOL", 10),
+        "timeout": 10,
+    }
 # Widgets render from the project's templates too (templates/widgets/stepper.html).
 FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

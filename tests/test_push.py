@@ -7,9 +7,12 @@ through another."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -17,6 +20,7 @@ from django.db import connection
 from django.test import override_settings
 from playwright.sync_api import Page, expect
 
+from bench.servers import workers
 from scoring import push
 from scoring.models import Game
 from tests.test_production import Browser, app_servers
@@ -84,6 +88,14 @@ def test_a_save_is_pushed_to_the_stream_and_the_live_part_catches_up_from_the_et
             assert (status, etag) == (200, told) and "Manche 1</h3>" in body
             assert live_part(viewer, f"{b}/{share}live/", told)[:2] == (304, told)
 
+        # A phone in English is told the ETag of the live part in English.
+        english = Browser()
+        english.opener.addheaders = [("Cookie", "django_language=en")]
+        with english.opener.open(f"{b}/{share}stream/", timeout=30) as stream:
+            etag = next_event(stream)
+        assert etag != told
+        assert live_part(english, f"{b}/{share}live/", etag)[:2] == (304, etag)
+
         # The stream lost; two saves meanwhile: the stream opened again tells the newest ETag
         # at once, and the phone's ETag fetches both rounds (nothing missed).
         save_round(phone, a, key, 2)
@@ -93,6 +105,75 @@ def test_a_save_is_pushed_to_the_stream_and_the_live_part_catches_up_from_the_et
         status, etag, body = live_part(viewer, f"{b}/{share}live/", told)
         assert (status, etag) == (200, newest)
         assert "Manche 2</h3>" in body and "Manche 3</h3>" in body
+
+
+def worker_of(server: str) -> int:
+    """The pid of the one worker of the gunicorn serving ``server``: of the processes that
+    hold its listening socket (the master and its worker), the master's child."""
+    port = f"{int(server.rsplit(':', 1)[1]):04X}"
+    listening = set()
+    for table in ("tcp", "tcp6"):
+        for line in Path(f"/proc/net/{table}").read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[1].endswith(f":{port}") and fields[3] == "0A":
+                listening.add(f"socket:[{fields[9]}]")
+    holders = set()
+    for fd_dir in Path("/proc").glob("[0-9]*/fd"):
+        with contextlib.suppress(OSError):
+            if any(os.readlink(fd) in listening for fd in fd_dir.iterdir()):
+                holders.add(int(fd_dir.parent.name))
+    (worker,) = [pid for pid in holders if workers(pid) & holders == set()] or [None]
+    assert worker is not None, holders
+    return worker
+
+
+def held(pid: int) -> tuple[int, int]:
+    """(threads, database connections) of a server process: its connections to PostgreSQL
+    (sockets to port 5432), or its open handles on the SQLite file."""
+    threads = len(list(Path(f"/proc/{pid}/task").iterdir()))
+    if connection.vendor == "postgresql":
+        port = f"{int(connection.settings_dict['PORT'] or 5432):04X}"
+        inodes = {
+            f"socket:[{line.split()[9]}]"
+            for table in ("tcp", "tcp6")
+            for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]
+            if line.split()[2].endswith(f":{port}") and line.split()[3] == "01"
+        }
+    else:
+        inodes = None
+    handles = 0
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            target = os.readlink(fd)
+            handles += target in inodes if inodes is not None else target.endswith(".sqlite3")
+    return threads, handles
+
+
+def test_open_streams_hold_no_thread_and_no_database_connection(tmp_path):
+    """Thousands of phones may follow games at once: an open stream holds neither a thread of
+    the server nor a connection to its database (PostgreSQL admits 100), and each still hears
+    every save."""
+    with app_servers(tmp_path, asgi=True) as (a, b):
+        phone = Browser()
+        key, share = new_game(phone, a)
+        viewer = Browser()
+        with viewer.opener.open(f"{b}/{share}stream/", timeout=30) as first:
+            next_event(first)  # the worker has served a stream: its listener is up
+            worker = worker_of(b)
+            threads, connections = held(worker)
+            streams = [viewer.opener.open(f"{b}/{share}stream/", timeout=30) for _ in range(15)]
+            try:
+                shown = {next_event(stream) for stream in streams}
+                assert len(shown) == 1
+                now = held(worker)
+                assert now[0] <= threads + 2, (threads, now)
+                assert now[1] <= connections + 1, (connections, now)
+                save_round(phone, a, key, 1)
+                told = {next_event(stream) for stream in streams}
+                assert len(told) == 1 and told != shown
+            finally:
+                for stream in streams:
+                    stream.close()
 
 
 def off_the_loop(call):

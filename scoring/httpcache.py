@@ -11,7 +11,9 @@ views themselves only say what the page shows (``scoring.sheet``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 
 from django.conf import settings
@@ -78,18 +80,25 @@ def cacheable(request: HttpRequest, link: str, edit_key: str) -> bool:
 
 def precompressed(request: HttpRequest, key: str, render: Callable[[], HttpResponse]):
     """The page kept under ``key`` (rendered by ``render`` when missing), with this
-    request's CSRF token, gzipped when the phone accepts it."""
+    request's CSRF token, gzipped when the phone accepts it. A page missing is rendered once
+    however many ask for it at the same moment (every phone following a game asks for its
+    live part as soon as a save is pushed): the others wait for it."""
     page = cache.get(key)
     if page is None:
-        response = render()
-        if not isinstance(response, TemplateResponse) or response.status_code != 200:
-            return response
-        context = {**response.context_data, "csrf_token": CSRF_PLACEHOLDER}
-        html = render_to_string(response.template_name, context, request)
-        page = PrecompressedPage.make(
-            INDENTATION.sub("\n", html).encode(), CSRF_PLACEHOLDER.encode(), CSRF_TOKEN_LENGTH
-        )
-        cache.set(key, page, PAGE_SECONDS)
+        with one_at_a_time(key):
+            page = cache.get(key)  # rendered meanwhile by the request this one waited for
+            if page is None:
+                response = render()
+                if not isinstance(response, TemplateResponse) or response.status_code != 200:
+                    return response
+                context = {**response.context_data, "csrf_token": CSRF_PLACEHOLDER}
+                html = render_to_string(response.template_name, context, request)
+                page = PrecompressedPage.make(
+                    INDENTATION.sub("\n", html).encode(),
+                    CSRF_PLACEHOLDER.encode(),
+                    CSRF_TOKEN_LENGTH,
+                )
+                cache.set(key, page, PAGE_SECONDS)
     token = get_token(request).encode()
     if "gzip" in request.headers.get("Accept-Encoding", ""):
         response = HttpResponse(page.gzip(token))
@@ -98,6 +107,25 @@ def precompressed(request: HttpRequest, key: str, render: Callable[[], HttpRespo
         response = HttpResponse(page.plain(token))
     patch_vary_headers(response, ("Accept-Encoding",))
     return response
+
+
+_rendering: dict[str, threading.Lock] = {}  # the pages being rendered in this process
+_rendering_guard = threading.Lock()
+
+
+@contextmanager
+def one_at_a_time(key: str) -> Iterator[None]:
+    """Hold the lock of ``key`` in this process (requests are threads, under WSGI as under
+    ASGI): who comes while a page is being rendered waits for it."""
+    with _rendering_guard:
+        lock = _rendering.setdefault(key, threading.Lock())
+    try:
+        with lock:
+            yield
+    finally:
+        with _rendering_guard:
+            if _rendering.get(key) is lock and not lock.locked():
+                del _rendering[key]
 
 
 def sheet_cache(link: str, *, live: bool = False, private: bool = False):

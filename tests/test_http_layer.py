@@ -249,3 +249,60 @@ def test_a_message_or_an_undo_is_never_served_from_the_cache(client):
     other = Client()
     other.cookies["django_language"] = "en"
     assert not re.search(r"/rounds/\d+/restore/", other.get(f"/g/{played.edit_key}/").text)
+
+
+def test_a_page_asked_for_by_many_at_once_is_rendered_once(monkeypatch):
+    """Every phone following a game asks for its live part as soon as a save is pushed: the
+    first renders it, the others wait for it instead of rendering it again."""
+    import threading
+
+    from django.template.response import TemplateResponse
+
+    factory = RequestFactory()
+    renders, go, changed = [], threading.Event(), threading.Condition()
+    missed: list[str] = []  # the threads that found no page in the cache, in order
+    real = httpcache.cache
+
+    class Watched:
+        def get(self, key, *args, **kwargs):
+            found = real.get(key, *args, **kwargs)
+            if found is None:
+                with changed:
+                    missed.append(threading.current_thread().name)
+                    changed.notify_all()
+            return found
+
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+    monkeypatch.setattr(httpcache, "cache", Watched())
+
+    def ask(name: str, answers: dict) -> None:
+        request = factory.get("/g/K/live/")
+
+        def view():
+            with changed:
+                renders.append(name)
+                changed.notify_all()
+            assert go.wait(10)
+            return TemplateResponse(request, "404.html", {})
+
+        answers[name] = httpcache.precompressed(request, "page:once", view).content
+
+    answers: dict[str, bytes] = {}
+    first = threading.Thread(target=ask, args=("first", answers), name="first")
+    first.start()
+    with changed:
+        assert changed.wait_for(lambda: renders == ["first"], 10)
+    second = threading.Thread(target=ask, args=("second", answers), name="second")
+    second.start()
+    with changed:  # the second found no page either: the first is still rendering it
+        assert changed.wait_for(lambda: "second" in missed, 10)
+    go.set()
+    first.join(10)
+    second.join(10)
+    assert renders == ["first"]
+    # The same page, each with its own CSRF token.
+    token = rb"\b[A-Za-z0-9]{64}\b"  # Django's CSRF tokens
+    same = [re.sub(token, b"", answers[name]) for name in ("first", "second")]
+    assert same[0] == same[1] and b"<html" in same[0]

@@ -6,7 +6,7 @@ PORT ?= 8000
 
 MO := locale/fr/LC_MESSAGES/django.mo
 
-.PHONY: install run serve test lint format bench load browsers messages gettext mutate js
+.PHONY: install run serve test lint format bench load live browsers messages gettext mutate js
 
 # A virtualenv with the locked dependencies (reinstalled when the lock changes), the compiled
 # French catalogue, then migrations.
@@ -112,6 +112,15 @@ load: install
 	else \
 		echo "No PostgreSQL at $(POSTGRES_URL): the load ran on SQLite only."; \
 	fi
+
+# The live push, measured (minutes; not part of `make test`): the delay from a save's answer to
+# a viewer's screen over 200 saves, on one server (SQLite) and across two server processes on
+# PostgreSQL; then how many tables of 5 phones one server follows live, pushing and polling,
+# rising until the delay's p95 passes 0.5 s (bench/capacity.py).
+live: install
+	$(BIN)/python bench/push_delay.py --saves 200
+	$(BIN)/python bench/push_delay.py --saves 200 --postgres "$(POSTGRES_URL)"
+	$(BIN)/python bench/capacity.py --postgres "$(POSTGRES_URL)"
 
 # Mutation testing of the referee (scoring/referee/), not part of `make test`: mutmut (settings in
 # pyproject.toml) changes the code one mutant at a time and runs the referee's tests against

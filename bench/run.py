@@ -5,8 +5,8 @@
 - throughput of the sheet page under gunicorn, against a trivial view served the same way;
 - the weight of a first load of the sheet page: HTML, CSS, JS and the icons it links, compressed;
 - long games (`--long` measures only these): the cold sheet and the end screen of a
-  500-round, 8-player game, a save at 500 rounds, /stats/ and the home page of a phone holding
-  60 games of 30 rounds.
+  500-round, 8-player game, a save at 500 rounds, a correction of its last and of its first
+  round, /stats/ and the home page of a phone holding 60 games of 30 rounds.
 
 The load comes from wrk on loopback, as a phone that visited once: it accepts gzip and
 sends back its cookies. The trivial view (/healthz) is measured the same way in the same run.
@@ -118,6 +118,27 @@ def measure_save(htmx: bool, number: int = 30, count: int = 40) -> float:
     return median_ms(save, len(games))
 
 
+def measure_correction(number: int, count: int = 9) -> float:
+    """One request correcting round ``number`` of a 500-round game of 8 players: the later
+    rounds scored again, the earlier ones read from the stored sheet."""
+    client = Client()
+    games = [evening_game(500, seed=200 + n) for n in range(count)]
+    hands = {f"total_{i}": str(i + 1) for i in range(len(PLAYERS))}
+    pending = iter(games)
+
+    def correct():
+        game = next(pending)
+        stored = game.rounds.get(position=number)
+        response = client.post(
+            f"/g/{game.edit_key}/rounds/{stored.pk}/edit/",
+            {"number": number, "edits": 0, "save": "1", "caller": PLAYERS[0], **hands},
+            HTTP_HOST="127.0.0.1",
+        )
+        assert response.status_code == 302, response.status_code
+
+    return median_ms(correct, count)
+
+
 def cold_page(client: Client, url: str):
     """A GET of ``url`` with nothing cached (as on a server just started)."""
 
@@ -146,6 +167,8 @@ def measure_long() -> dict:
     results["save round 500 of 8 players, no JS: redirect (ms)"] = measure_save(
         htmx=False, number=500, count=9
     )
+    for number in (500, 1):
+        results[f"correct round {number} of 500, no JS: redirect (ms)"] = measure_correction(number)
     phone = Client()
     phone.cookies["django_language"] = "fr"
     for seed in range(60):

@@ -361,6 +361,21 @@ class Game(models.Model):
         self._summarized = story.summarize(sheet)
         return sheet
 
+    def _check_from(self, number: int, entries: list[engine.RoundEntry]) -> None:
+        """The game with its rounds from ``number`` on replaced by ``entries``: scored on from
+        the standing its stored sheet gives after round ``number - 1``, the rounds before it
+        neither read nor scored again (a correction of the last round scores one round); a
+        GameError refuses it. Keeps the new sheet and its summary."""
+        sheet = self.score()  # of the state the row lock holds: the rounds as stored now
+        before = engine.progress_after(sheet, number - 1)
+        count = number - 1 + len(entries)
+        rules = self.as_entry([], ended_after=count)  # an ended game stays ended
+        results, after = engine.continue_game(rules, before, entries)
+        self._scored = engine.sheet_of(
+            sheet.variant, sheet.players, [*sheet.rounds[: number - 1], *results], after
+        )
+        self._summarized = story.summarize(self._scored)
+
     def _check_next(self, count: int, entry: engine.RoundEntry) -> None:
         """The next round scored from where the game stood after its ``count`` rounds (its
         kept summary), not from the whole game again; a GameError refuses it. Keeps the new
@@ -406,12 +421,16 @@ class Game(models.Model):
             current = next((r for r in rounds if r.pk == round_id), None)
             if current is None or current.edits != edits:
                 raise Conflict
-            self._check_and_keep(
-                [
-                    entry if r == current else e
-                    for r, e in zip(rounds, self.entries(rounds), strict=True)
-                ]
-            )
+            number = rounds.index(current) + 1
+            if self.is_match:
+                self._check_and_keep(
+                    [
+                        entry if r == current else e
+                        for r, e in zip(rounds, self.entries(rounds), strict=True)
+                    ]
+                )
+            else:
+                self._check_from(number, [entry, *self.entries(rounds[number:], number + 1)])
             Round.objects.filter(pk=round_id).update(
                 data=gamefile.round_to_json(entry),
                 edits=current.edits + 1,

@@ -15,6 +15,7 @@ from scoring.referee.engine import (
     RoundEntry,
     continue_game,
     extend_sheet,
+    progress_after,
     progress_of,
     score_game,
 )
@@ -35,6 +36,30 @@ def check_every_split(game: GameEntry, split: int) -> None:
     for entry in game.rounds:
         sheet = extend_sheet(sheet, game, [entry])
     assert sheet == whole
+
+
+def check_standing_read_back(game: GameEntry, split: int) -> None:
+    """The standing after any round, read from the whole sheet's results, is the standing of
+    the game scored up to that round: a correction is scored on from it."""
+    whole = score_game(game)
+    split = min(split, len(game.rounds))
+    before = score_game(replace(game, rounds=game.rounds[:split]))
+    assert progress_after(whole, split) == progress_of(before)
+    # A correction of round split + 1, scored on from there, is the game scored again.
+    results, after = continue_game(game, progress_after(whole, split), game.rounds[split:])
+    assert whole.rounds[:split] + results == whole.rounds and after == progress_of(whole)
+
+
+@PROPERTY_SETTINGS
+@given(games(), st.integers(0, 40))
+def test_the_standing_after_a_round_reads_back_from_the_sheet(game, split):
+    check_standing_read_back(game, split)
+
+
+@PROPERTY_SETTINGS
+@given(house_games(), st.integers(0, 40))
+def test_the_standing_after_a_round_reads_back_with_house_settings(game, split):
+    check_standing_read_back(game, split)
 
 
 @PROPERTY_SETTINGS

@@ -717,6 +717,28 @@ def progress_of(sheet: ScoreSheet) -> Progress:
     )
 
 
+def progress_after(sheet: ScoreSheet, count: int) -> Progress:
+    """Where the game of ``sheet`` stood after its first ``count`` rounds, read from their
+    results: a correction of round ``count + 1`` is scored on from there. (A Tamalou variant's
+    sheet: a Tambouille match keeps the cards dealt, which its results do not say.)"""
+    if count >= len(sheet.rounds):
+        return progress_of(sheet)
+    in_game = list(sheet.players)
+    eliminated: list[str] = []
+    for result in sheet.rounds[:count]:
+        for player in result.knocked_out:
+            in_game.remove(player)
+            eliminated.append(player)
+    last = sheet.rounds[count - 1] if count else None
+    return Progress(
+        number=count,
+        totals=dict(last.totals) if last else {p: Fraction(0) for p in sheet.players},
+        in_game=tuple(in_game),
+        eliminated=tuple(eliminated),
+        knocked_out_last_round=tuple(last.knocked_out) if last else (),
+    )
+
+
 def sheet_of(
     variant: str, players: tuple[str, ...], results: list[RoundResult], after: Progress
 ) -> ScoreSheet:

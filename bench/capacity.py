@@ -115,6 +115,7 @@ class Generator:
         self.fetches: list[float] = []  # how long each fetch of the live part took (ms)
         self.connected = 0
         self.measuring = False  # the saves have begun
+        self.saving = True
         self.running = True
 
     async def csrf(self) -> tuple[str, str]:
@@ -191,7 +192,7 @@ class Generator:
         await asyncio.sleep(random.uniform(0, SAVE_EVERY))
         number = first
         form = {f"total_{seat}": str(seat + 2) for seat in range(len(PLAYERS))}
-        while self.running:
+        while self.saving:
             started = time.monotonic()
             body = urllib.parse.urlencode(
                 {**form, "number": number, "save": "1", "csrfmiddlewaretoken": token}
@@ -231,8 +232,9 @@ class Generator:
                 )
             )
         await asyncio.sleep(self.seconds)
+        self.saving = False
+        await asyncio.sleep(POLL_EVERY + 3)  # the last saves reach the phones
         self.running = False
-        await asyncio.sleep(3)  # the last saves' events arrive
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

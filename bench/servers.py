@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -52,6 +55,9 @@ def gunicorn_master(
         try:
             server.wait(10)
         except subprocess.TimeoutExpired:  # uvicorn workers wait for streams still open
+            for worker in workers(server.pid):  # killed with their master, not orphaned
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(worker, signal.SIGKILL)
             server.kill()
             server.wait(10)
 

@@ -35,10 +35,14 @@ def code_version() -> str:
 
 @cache
 def referee_version() -> str:
-    """A digest of the referee's code (``scoring/referee``): a score sheet stored in the
-    database was made by it, and is scored again once it changes."""
+    """A digest of the code a score sheet is made with: the referee (``scoring/referee``),
+    how a stored game is given to it and how its sheet is stored (``scoring/models.py``), and
+    the migrations (one may rewrite stored rounds). A sheet stored in the database by other
+    code is scored again."""
     digest = hashlib.sha256()
-    for path in sorted((ROOT / "scoring" / "referee").rglob("*.py")):
+    scoring = ROOT / "scoring"
+    code = [*(scoring / "referee").rglob("*.py"), scoring / "models.py"]
+    for path in sorted([*code, *(scoring / "migrations").glob("*.py")]):
         digest.update(str(path.relative_to(ROOT)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

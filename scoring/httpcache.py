@@ -109,6 +109,7 @@ def precompressed(request: HttpRequest, key: str, render: Callable[[], HttpRespo
     return response
 
 
+RENDER_WAIT = 5  # seconds
 _rendering: dict[str, threading.Lock] = {}  # the pages being rendered in this process
 _rendering_guard = threading.Lock()
 
@@ -119,10 +120,13 @@ def one_at_a_time(key: str) -> Iterator[None]:
     ASGI): who comes while a page is being rendered waits for it."""
     with _rendering_guard:
         lock = _rendering.setdefault(key, threading.Lock())
+    # Not for ever: past RENDER_WAIT (a render stuck on the database), render without it.
+    held = lock.acquire(timeout=RENDER_WAIT)
     try:
-        with lock:
-            yield
+        yield
     finally:
+        if held:
+            lock.release()
         with _rendering_guard:
             if _rendering.get(key) is lock and not lock.locked():
                 del _rendering[key]

@@ -186,14 +186,14 @@ class Game(models.Model):
             self._live_count = self.rounds.live().count()
         return self._live_count
 
-    def newest_rounds(self, count: int) -> list[Round]:
-        """The newest ``count`` live rounds in order: only those are read (unless every round
-        was read already)."""
-        if count <= 0:
+    def rounds_between(self, first: int, last: int) -> list[Round]:
+        """Live rounds ``first + 1`` to ``last`` in order: only those are read (unless every
+        round was read already)."""
+        if last <= first:
             return []
         if "_live_rounds" in self.__dict__:
-            return self._live_rounds[-count:]
-        return list(self.rounds.live().order_by("-position")[:count])[::-1]
+            return self._live_rounds[first:last]
+        return list(self.rounds.live().order_by("position")[first:last])
 
     def refresh_from_db(self, *args, **kwargs) -> None:
         for memo in ("_live_rounds", "_live_count", "_sheet"):

@@ -67,8 +67,9 @@ def history(
     rows = []
     count = len(sheet.rounds)
     first = count - 1 if only_last else earlier_rounds(sheet) if fold else 0
-    rounds = game.newest_rounds(count - first)
-    first = count - len(rounds)  # as many as are stored, if another phone deleted one since
+    # Rounds ``first + 1`` to ``count``, counted from the oldest: if another phone added or
+    # deleted the last round since the sheet was read, each result still meets its own round.
+    rounds = game.rounds_between(first, count)
     each = zip(
         rounds,
         game.entries(rounds, first + 1),

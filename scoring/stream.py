@@ -88,11 +88,11 @@ async def serve(scope, receive, send, link: str, key: str) -> None:
         return
     request = ASGIRequest(scope, io.BytesIO())
     client = client_ip(request)
+    language = get_language_from_request(request)
+    game_id, edit_key, state = found
     if not push.hub.admit(client):
         await answer(send, 429, b"Too many streams", [(b"retry-after", b"60")])
         return
-    game_id, edit_key, state = found
-    language = get_language_from_request(request)
     try:
         await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
         if scope["method"] == "HEAD":

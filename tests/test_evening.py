@@ -402,6 +402,30 @@ def test_a_game_longer_than_an_evening_lists_its_newest_30_rounds_and_links_the_
         assert 'class="earlier"' not in whole
 
 
+def test_the_listed_rounds_meet_their_results_when_another_phone_changes_the_last_round():
+    """The sheet read, then another phone adds a round, or deletes the last one, before the
+    history's rounds are read: each result is still drawn with its own round (its hands, its
+    Edit and Delete links)."""
+    from scoring.referee import engine
+    from scoring.sheet import history
+
+    game = evening_game(35, seed=4)
+    for change in ("add", "delete"):
+        loaded = Game.objects.get(pk=game.pk)
+        sheet = loaded.score()
+        other = Game.objects.get(pk=game.pk)
+        count = len(sheet.rounds)
+        if change == "add":
+            other.add_round(count + 1, engine.RoundEntry(hands={p: 5 for p in other.players}))
+        else:
+            other.delete_round(other.live_rounds()[-1].pk)
+        rows = history(loaded, sheet)
+        assert [row["result"].number for row in rows][-1] == count - 29
+        for row in rows:
+            assert row["entry"].position == row["result"].number
+        game.refresh_from_db()
+
+
 def test_the_referee_scores_a_file_the_table_ended():
     from scoring.referee import engine, gamefile
 

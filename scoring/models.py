@@ -321,12 +321,12 @@ class Game(models.Model):
         self._scored = None
         self._packed = None
         self._summarized = None
-        known = self.sheet_key(), self.__dict__.get("_sheet")
+        sheet, key = self.__dict__.get("_sheet"), self.sheet_key()
         with transaction.atomic():
             Game.objects.select_for_update().filter(pk=self.pk).first()
             self.refresh_from_db()
-            if known[1] is not None and self.sheet_key() == known[0]:
-                self._sheet = known[1]  # nothing changed since it was read: the same sheet
+            if sheet is not None and self.sheet_key() == key:
+                self._sheet = sheet  # nothing changed since it was read: the same sheet
             yield list(self.rounds.live().order_by("position")) if read_rounds else []
             state = new_key()
             changes = {"state": state, "updated_at": timezone.now()}

@@ -32,6 +32,7 @@ import contextvars
 import logging
 import threading
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -220,8 +221,6 @@ class Poller:
             self._task = background(self._run())
 
     async def _run(self) -> None:
-        from asgiref.sync import sync_to_async
-
         known: dict[int, str] = {}
         while True:
             await asyncio.sleep(POLL_SECONDS)
@@ -230,7 +229,7 @@ class Poller:
                 known.clear()
                 continue
             try:
-                states = await sync_to_async(states_of, thread_sensitive=False)(ids)
+                states = await read_database(states_of, ids)
             except Exception:
                 log.exception("live: reading the games' states failed")
                 continue
@@ -247,10 +246,25 @@ def states_of(ids: list[int]) -> list[tuple[int, str]]:
     from django.apps import apps
 
     game = apps.get_model("scoring", "Game")
-    try:
-        return list(game.objects.filter(pk__in=ids).values_list("pk", "state"))
-    finally:
-        connections.close_all()  # this thread's connection, which no request would close
+    return list(game.objects.filter(pk__in=ids).values_list("pk", "state"))
+
+
+# The few threads the live side reads the database on (a stream when it opens, the poller
+# once a second): no stream holds a thread or a connection of its own.
+DATABASE = ThreadPoolExecutor(max_workers=4, thread_name_prefix="live-db")
+
+
+async def read_database(read, *args):
+    """``read(*args)`` on one of those threads, its connection closed after (no request's end
+    would close it)."""
+
+    def closing():
+        try:
+            return read(*args)
+        finally:
+            connections.close_all()
+
+    return await asyncio.get_running_loop().run_in_executor(DATABASE, closing)
 
 
 follower: Listener | Poller | None = None

@@ -13,10 +13,8 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connections
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import get_language_from_request, override
 from django.views.decorators.http import require_safe
@@ -34,9 +32,6 @@ HEADERS = [
     (b"x-accel-buffering", b"no"),  # nginx: pass each event on at once
     (b"x-content-type-options", b"nosniff"),
 ]
-# The few threads the streams read the database on (a stream reads it when it opens, and
-# again only if PostgreSQL's listener was lost).
-DATABASE = ThreadPoolExecutor(max_workers=4, thread_name_prefix="live-db")
 
 
 def with_streams(django_application):
@@ -53,16 +48,8 @@ def with_streams(django_application):
     return application
 
 
-def _version_by_key(link: str, key: str) -> tuple[int, str, str] | None:
-    try:
-        return Game.objects.version_by_key(link, key)
-    finally:
-        connections.close_all()  # this shared thread keeps no connection between streams
-
-
 async def version_by_key(link: str, key: str) -> tuple[int, str, str] | None:
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(DATABASE, _version_by_key, link, key)
+    return await push.read_database(Game.objects.version_by_key, link, key)
 
 
 async def answer(send, status: int, text: bytes = b"", headers: list | None = None) -> None:
@@ -137,14 +124,8 @@ async def serve(scope, receive, send, link: str, key: str) -> None:
 
 
 @require_safe
-def edit_stream(request: HttpRequest, key: str) -> HttpResponse:
-    """Reached only where no ASGI server serves the streams (``with_streams``): a WSGI server
+def no_stream(request: HttpRequest, key: str) -> HttpResponse:
+    """Either link's stream where no ASGI server serves it (``with_streams``): a WSGI server
     would read an endless stream whole before sending anything. 204 tells the browser not to
     try again, and the phone keeps polling."""
-    return HttpResponse(status=204)
-
-
-@require_safe
-def share_stream(request: HttpRequest, key: str) -> HttpResponse:
-    """As ``edit_stream``."""
     return HttpResponse(status=204)

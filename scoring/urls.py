@@ -50,7 +50,7 @@ urlpatterns = [
     path("h/<key:key>/edit/", house_views.edit_rule_set, name="edit_rule_set"),
     path("g/<key:key>/", views.edit_sheet, name="edit"),
     path("g/<key:key>/live/", views.edit_live, name="edit_live"),
-    path("g/<key:key>/stream/", stream.edit_stream, name="edit_stream"),
+    path("g/<key:key>/stream/", stream.no_stream, name="edit_stream"),
     path("g/<key:key>/export/", views.edit_export, name="edit_export"),
     path("g/<key:key>/sheet.csv", views.edit_csv, name="edit_csv"),
     path("g/<key:key>/rematch/", views.rematch, name="rematch"),
@@ -68,7 +68,7 @@ urlpatterns = [
     # The share link: the same sheet, read only (any other method than GET or HEAD: 405).
     path("s/<key:key>/", views.share_sheet, name="share"),
     path("s/<key:key>/live/", views.share_live, name="share_live"),
-    path("s/<key:key>/stream/", stream.share_stream, name="share_stream"),
+    path("s/<key:key>/stream/", stream.no_stream, name="share_stream"),
     path("s/<key:key>/export/", views.share_export, name="share_export"),
     path("s/<key:key>/sheet.csv", views.share_csv, name="share_csv"),
 ]

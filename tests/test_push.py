@@ -176,6 +176,38 @@ def test_open_streams_hold_no_thread_and_no_database_connection(tmp_path):
                     stream.close()
 
 
+def test_the_stream_endpoint_refuses_what_it_cannot_serve_and_gives_every_place_back(tmp_path):
+    """Served beside Django: an unknown key is 404, another method 405 (Allow says which), a
+    HEAD is the stream's headers alone. None of them keeps one of the client's places (the
+    servers' default, LIVE_STREAMS_PER_CLIENT=20)."""
+    with app_servers(tmp_path, asgi=True) as (a, _):
+        phone = Browser()
+        _, share = new_game(phone, a)
+
+        def ask(method: str, path: str):
+            request = urllib.request.Request(f"{a}/{path}", method=method)
+            try:
+                with urllib.request.urlopen(request, timeout=30) as response:
+                    return response.status, response.headers, response.read()
+            except urllib.error.HTTPError as answer:
+                return answer.code, answer.headers, answer.read()
+
+        status, _, _ = ask("GET", "s/AAAAAAAAAAAAAAAAAAAAAA/stream/")
+        assert status == 404
+        status, headers, _ = ask("POST", f"{share}stream/")
+        assert status == 405 and headers["Allow"] == "GET, HEAD"
+        for _ in range(25):  # more than the client's places
+            status, headers, body = ask("HEAD", f"{share}stream/")
+            assert (status, headers["Content-Type"], body) == (200, "text/event-stream", b"")
+        streams = [phone.opener.open(f"{a}/{share}stream/", timeout=30) for _ in range(20)]
+        try:
+            assert len({next_event(stream) for stream in streams}) == 1
+            assert ask("GET", f"{share}stream/")[0] == 429  # the 21st
+        finally:
+            for stream in streams:
+                stream.close()
+
+
 def off_the_loop(call):
     """``call()`` in a thread of its own: a browser test earlier in this process may have left
     Playwright's event loop running in the test thread, where asyncio.run and async_to_sync

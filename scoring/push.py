@@ -251,7 +251,8 @@ def states_of(ids: list[int]) -> list[tuple[int, str]]:
 
 # The few threads the live side reads the database on (a stream when it opens, the poller
 # once a second): no stream holds a thread or a connection of its own.
-DATABASE = ThreadPoolExecutor(max_workers=4, thread_name_prefix="live-db")
+DATABASE_THREADS = 4
+DATABASE = ThreadPoolExecutor(max_workers=DATABASE_THREADS, thread_name_prefix="live-db")
 
 
 async def read_database(read, *args):

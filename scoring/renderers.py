@@ -1,0 +1,112 @@
+"""The form renderer: Django's widget templates, with the few a round form draws by the
+dozen (inputs, radio and checkbox options, selects) written as the Python they compile to.
+
+A round form of 8 players draws about 50 widgets; through the templates, each input is two
+template renders (``input.html`` and its ``attrs.html``) and each radio option four, which was
+the largest part of drawing a score sheet. The functions below give the same bytes as those
+templates (``tests/test_renderers.py`` compares them on every page with a form); any other
+template, and any of these overridden in the project's templates, is rendered as usual."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import django.forms
+from django.forms.renderers import TemplatesSetting
+from django.utils.html import conditional_escape as escape
+from django.utils.safestring import SafeData, mark_safe
+
+WIDGETS = "django/forms/widgets/"
+DJANGOS = str(Path(django.forms.__file__).parent / "templates")  # Django's own widget templates
+
+
+def as_text(value) -> str:
+    """``{{ value|stringformat:'s' }}``: the value as text, escaped unless marked safe."""
+    text = f"{value}"
+    return escape(mark_safe(text) if isinstance(value, SafeData) else text)
+
+
+def attrs(widget: dict) -> str:
+    """``attrs.html``: each attribute that is not False, bare when it is True."""
+    return "".join(
+        f" {escape(name)}" if value is True else f' {escape(name)}="{as_text(value)}"'
+        for name, value in widget["attrs"].items()
+        if value is not False
+    )
+
+
+def input_tag(widget: dict) -> str:
+    """``input.html`` (and ``text.html``, ``number.html``, ``hidden.html``…, which include it)."""
+    value = "" if widget["value"] is None else f' value="{as_text(widget["value"])}"'
+    kind, name = escape(widget["type"]), escape(widget["name"])
+    return f'<input type="{kind}" name="{name}"{value}{attrs(widget)}>'
+
+
+def input_option(widget: dict) -> str:
+    """``input_option.html`` (``radio_option.html``, ``checkbox_option.html``)."""
+    if not widget.get("wrap_label"):
+        return input_tag(widget)
+    target = widget["attrs"].get("id")
+    label_for = f' for="{escape(target)}"' if target else ""
+    # the input as included: with the newline its template ends on
+    return f"<label{label_for}>{input_tag(widget)}\n {escape(widget['label'])}</label>"
+
+
+def select_option(widget: dict) -> str:
+    """``select_option.html``."""
+    label = escape(widget["label"])
+    return f'<option value="{as_text(widget["value"])}"{attrs(widget)}>{label}</option>'
+
+
+class FormRenderer(TemplatesSetting):
+    """Django's ``TemplatesSetting`` renderer, with the round form's widgets drawn in Python."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.drawn: dict[str, Callable[[dict], str]] = {
+            **{
+                f"{WIDGETS}{name}.html": input_tag
+                for name in ("input", "text", "number", "hidden", "email", "url", "password")
+            },
+            **{
+                f"{WIDGETS}{name}.html": input_option
+                for name in ("input_option", "radio_option", "checkbox_option")
+            },
+            f"{WIDGETS}select_option.html": select_option,
+            f"{WIDGETS}select.html": self.select,
+        }
+        # a template of the project's own under one of those names is drawn by its template
+        overridden = {name for name in self.drawn if self.is_overridden(name)}
+        for name in overridden:
+            del self.drawn[name]
+
+    def is_overridden(self, name: str) -> bool:
+        return not self.get_template(name).origin.name.startswith(DJANGOS)
+
+    def render(self, template_name, context, request=None):
+        draw = self.drawn.get(template_name)
+        if draw is None:
+            return super().render(template_name, context, request)
+        return draw(context["widget"])
+
+    def select(self, widget: dict) -> str:
+        """``select.html``, its options drawn by their own template names."""
+        parts = [f'<select name="{escape(widget["name"])}"{attrs(widget)}>']
+        for group_name, group_choices, _ in widget["optgroups"]:
+            if group_name:
+                parts.append(f'\n  <optgroup label="{escape(group_name)}">')
+            for option in group_choices:
+                parts.append(f"\n  {self.option(option)}")
+            if group_name:
+                parts.append("\n  </optgroup>")
+        parts.append("\n</select>")
+        return "".join(parts)
+
+    def option(self, widget: dict) -> str:
+        """An option as ``select.html`` includes it: not stripped, as ``render`` strips a
+        widget, so with the newline its template ends on."""
+        name = widget["template_name"]
+        if self.drawn.get(name) is select_option:
+            return f"{select_option(widget)}\n"
+        return self.get_template(name).render({"widget": widget})

@@ -64,6 +64,12 @@ def points(value: Fraction | int | None) -> str:
     return shown.replace("-", MINUS)
 
 
+def number_attr(value: Fraction | int) -> str:
+    """A number for a data attribute that scripts read: ``0.5``, ``-2``."""
+    value = Fraction(value)
+    return str(int(value)) if value.denominator == 1 else str(float(value))
+
+
 def minutes(seconds: int) -> str:
     """A time as a clock shows it: 2:00, 1:30, 0:05."""
     return f"{seconds // 60}:{seconds % 60:02d}"

@@ -14,6 +14,7 @@ the field at fault (``add_referee_error``).
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,12 +24,13 @@ from django import forms
 from django.forms.utils import ErrorDict, ErrorList
 from django.utils import timezone
 from django.utils.text import capfirst
+from django.utils.translation import get_language, gettext_lazy, ngettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext_lazy
 
+from scoring.caching import cache_key
 from scoring.device import device_games
+from scoring.display import number_attr, rank_name, say, say_detail, text_lazy
 from scoring.display import points as points_text
-from scoring.display import rank_name, say, say_detail, text_lazy
 from scoring.models import Game, RuleSet
 from scoring.referee import engine, gamefile
 from scoring.referee.cards import JOKER, RANKS, Card, UnknownCard, parse_card
@@ -966,20 +968,46 @@ class HandsForm(RoundForm):
     def penalty_card_list(self) -> list[Card]:
         return cards_of(self.value("penalty_cards"))
 
+    @cached_property
     def picker_cards(self) -> list[list[dict]]:
         """The deck as the picker shows it, a row of ranks per suit (jokers last): each card
-        with its value, its copies at the table, and whether they are all used this round."""
+        with its value, its copies at the table, and whether they are all used this round,
+        as the page writes them (a round form draws some 54 of these buttons)."""
         used: dict[Card, int] = {}
         for card in [*(c for view in self.hands for c in view.cards), *self.penalty_card_list()]:
             used[card] = used.get(card, 0) + 1
         rows: dict[str | None, list[dict]] = {}
         for card in self.variant.deck():
             copies = self.variant.copies(card)
-            spent = used.get(card, 0) >= copies
+            value = self.variant.value(card)
+            kind = (" red" if card.is_red else "") + (" joker" if card.is_joker else "")
             rows.setdefault(card.suit, []).append(
-                {"card": card, "value": self.variant.value(card), "copies": copies, "used": spent}
+                {
+                    "code": card.code,
+                    "name": card_name(card, _),
+                    "classes": kind,
+                    "value": number_attr(value),
+                    "points": points_text(value),
+                    "copies": copies,
+                    "used": used.get(card, 0) >= copies,
+                }
             )
         return list(rows.values())
+
+    @cached_property
+    def picker_target_name(self) -> str | None:
+        """The name of the player whose hand the picker adds to (None: the penalty cards)."""
+        return next((hand.name for hand in self.hands if hand.is_target), None)
+
+    def picker_key(self) -> str:
+        """The key the picker is kept under once drawn (``{% cache %}`` in _round_form.html):
+        its buttons as ``picker_cards`` gives them (names in the page's language, values,
+        copies, all used or not) and whom they add to. The same for every round of a game
+        until a card is picked without JavaScript."""
+        drawn = json.dumps(self.picker_cards, ensure_ascii=False)
+        return cache_key(
+            "picker", get_language(), self.picker_target, self.picker_target_name, drawn
+        )
 
     def penalty_cards_due(self) -> int | None:
         """How many penalty cards the caller must draw, once the hands are in."""

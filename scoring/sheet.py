@@ -7,6 +7,7 @@ and given each request's CSRF token is ``scoring.caching``'s business.
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from urllib.parse import urlencode
 
@@ -15,11 +16,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 from django_htmx.http import HttpResponseClientRedirect, retarget
 
+from scoring.caching import cache_key
 from scoring.chart import score_chart
 from scoring.display import points
 from scoring.forms import RoundForm
@@ -56,13 +58,18 @@ def new_round_form(game: Game, data=None) -> RoundForm | None:
 
 
 def history(
-    game: Game, sheet: engine.ScoreSheet, only_last: bool = False, fold: bool = True
+    game: Game,
+    sheet: engine.ScoreSheet,
+    only_last: bool = False,
+    fold: bool = True,
+    link: str = "edit",
 ) -> list[dict]:
     """Each round for the history, newest first (or only the newest). With ``fold``, only the
     newest ``LISTED_ROUNDS`` (see ``earlier_rounds``), and all but the newest ``OPEN_ROUNDS``
     of them ``folded``: the page carries only their header line, and a tap on it fetches the
     rest (from the sheet's ``rounds/`` page, every round whole), so that a long game's first
-    load stays light. Only the rounds listed are read."""
+    load stays light. Only the rounds listed are read. Each round carries the key its drawing
+    is kept under (``entry_keys``), for the page reached by ``link``."""
     deals = engine.deals(sheet, game.first_dealer)
     rows = []
     count = len(sheet.rounds)
@@ -70,36 +77,46 @@ def history(
     # Rounds ``first + 1`` to ``count``, counted from the oldest: if another phone added or
     # deleted the last round since the sheet was read, each result still meets its own round.
     rounds = game.rounds_between(first, count)
-    each = zip(
-        rounds,
-        game.entries(rounds, first + 1),
-        sheet.rounds[first:],
-        deals[first:],
-        strict=False,
-    )
-    for stored, played, result, deal in each:
-        rows.append(
-            {
-                "entry": stored,  # the stored ``Round`` (its id for the edit and delete links)
-                "result": result,
-                "round": played,
-                "dealer": deal[0],
-                "folded": fold and result.number <= count - OPEN_ROUNDS,
-                "rows": [
-                    {
-                        "name": p,
-                        "cards": list(played.hands[p])
-                        if isinstance(played.hands[p], tuple)
-                        else None,
-                        "total": result.hand_totals[p],
-                        "score": result.scores[p],
-                        "after": result.totals[p],
-                    }
-                    for p in result.scores
-                ],
-            }
-        )
+    for stored, result, deal in zip(rounds, sheet.rounds[first:], deals[first:], strict=False):
+        shown = {
+            "entry": stored,  # the stored ``Round`` (its id for the edit and delete links)
+            "result": result,
+            "dealer": deal[0],
+            "folded": fold and result.number <= count - OPEN_ROUNDS,
+        }
+        if not shown["folded"]:  # a folded round shows its header line alone
+            played = stored.as_entry(result.number)
+            shown["round"] = played
+            shown["rows"] = [
+                {
+                    "name": p,
+                    "cards": list(played.hands[p]) if isinstance(played.hands[p], tuple) else None,
+                    "total": result.hand_totals[p],
+                    "score": result.scores[p],
+                    "after": result.totals[p],
+                }
+                for p in result.scores
+            ]
+        rows.append(shown)
+    entry_keys(game, link, rows)
     return rows[::-1]
+
+
+def entry_keys(game: Game, link: str, rounds: list[dict]) -> None:
+    """Give each round of the history the key its drawing is kept under (``{% cache %}`` in
+    game.html's ``round_entry``), from everything that drawing depends on: the page it is
+    drawn for (``link``, the key in its links, the language), the variant's words, and the
+    round as stored, as scored and as shown (dealt by, folded). A saved round leaves the
+    others' keys as they were: a sheet drawn after a save draws only what changed."""
+    key = game.share_key if link == "share" else game.edit_key
+    settings = json.dumps(game.settings, sort_keys=True)
+    page = (link, key, get_script_prefix(), get_language(), game.variant, settings)
+    for shown in rounds:
+        stored, result = shown["entry"], shown["result"]
+        drawn = (shown["folded"], stored.pk, stored.edits, result.number, shown["dealer"])
+        if not shown["folded"]:  # a folded round shows no more than its header line
+            drawn += (json.dumps(stored.data, sort_keys=True), repr(result))
+        shown["fragment"] = cache_key("round", *page, *drawn)
 
 
 def earlier_rounds(sheet: engine.ScoreSheet) -> int:
@@ -110,7 +127,8 @@ def earlier_rounds(sheet: engine.ScoreSheet) -> int:
 def round_summary(request: HttpRequest, game: Game, sheet: engine.ScoreSheet, number: int) -> str:
     """Stored round ``number`` drawn as the sheet's history draws it, without its buttons (to
     set beside a round entered offline for the same number)."""
-    found = next(h for h in history(game, sheet, fold=False) if h["result"].number == number)
+    rounds = history(game, sheet, fold=False, link="summary")
+    found = next(h for h in rounds if h["result"].number == number)
     context = {"h": found, "game": game, "variant": game.rules(), "read_only": True}
     return render_to_string("game.html#round_entry", context, request)
 
@@ -207,7 +225,7 @@ def sheet_context(
     whole = match is not None and match.url_name == f"{link}_rounds"
     deals = engine.deals(sheet, game.first_dealer)
     return shown | {
-        "history": lambda: history(game, sheet, fold=not whole),
+        "history": lambda: history(game, sheet, fold=not whole, link=link),
         "earlier": 0 if whole else earlier_rounds(sheet),
         "rounds_url": reverse(f"{link}_rounds", args=[key]),
         "next_deal": deals[len(sheet.rounds)] if not sheet.finished else None,

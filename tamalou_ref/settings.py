@@ -159,7 +159,18 @@ CACHES = {
         # Django's local-memory cache, also bounded in bytes (a long game's page is ~1 MB).
         "BACKEND": "scoring.memorycache.BoundedMemoryCache",
         "OPTIONS": {"MAX_ENTRIES": 2000, "MAX_BYTES": envint("CACHE_MAX_BYTES", 64 * 1024 * 1024)},
-    }
+    },
+    # The rounds of the history as drawn, each under a key of all it depends on (scoring.sheet.
+    # entry_keys): a sheet drawn again after a save draws only the new round. Django's {% cache
+    # %} tag keeps its fragments here; a name of its own, or it would share the pages' store.
+    "template_fragments": {
+        "BACKEND": "scoring.memorycache.BoundedMemoryCache",
+        "LOCATION": "fragments",
+        "OPTIONS": {
+            "MAX_ENTRIES": 20_000,
+            "MAX_BYTES": envint("FRAGMENT_MAX_BYTES", 16 * 1024 * 1024),
+        },
+    },
 }
 
 # Rate limits on the writes that create things, per client (scoring/limits.py): their counts

@@ -33,8 +33,7 @@ def signed(value: Fraction | int) -> str:
 @register.filter
 def number_attr(value: Fraction | int) -> str:
     """A number for a data attribute that scripts read: ``0.5``, ``-2``."""
-    value = Fraction(value)
-    return str(int(value)) if value.denominator == 1 else str(float(value))
+    return display.number_attr(value)
 
 
 @register.filter

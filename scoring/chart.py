@@ -24,6 +24,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 from scoring.referee.engine import ScoreSheet
 from scoring.referee.variants.base import Landmark
@@ -87,8 +88,13 @@ class Scale:
 
     def y(self, total: Fraction) -> float:
         # In floats: exact enough for a tenth of a unit, and fast (``make bench``).
-        high, span = float(self.high), float(self.high - self.low)
+        high, span = self.floats
         return TOP + PLOT_HEIGHT * (high - float(total)) / span
+
+    @cached_property
+    def floats(self) -> tuple[float, float]:
+        """``high`` and the span ``high - low`` as floats, worked out once for all points."""
+        return float(self.high), float(self.high - self.low)
 
     def total_at(self, y: float) -> float:
         """The running total a height stands for (what the tests read points back with)."""
@@ -146,9 +152,10 @@ def score_chart(sheet: ScoreSheet, landmarks: Sequence[Landmark] = ()) -> Chart:
     totals = running_totals(sheet)
     values = [value for line in totals.values() for value in line]
     values += [landmark.total for landmark in landmarks]
-    step = nice_step(max(values) - min(values))
-    low = math.floor(min(values) / step) * step
-    high = math.ceil(max(values) / step) * step
+    least, most = min(values), max(values)
+    step = nice_step(most - least)
+    low = math.floor(least / step) * step
+    high = math.ceil(most / step) * step
     if high == low:
         high = low + step
     scale = Scale(Fraction(low), Fraction(high), len(sheet.rounds))

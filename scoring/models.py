@@ -196,7 +196,7 @@ class Game(models.Model):
         return list(self.rounds.live().order_by("position")[first:last])
 
     def refresh_from_db(self, *args, **kwargs) -> None:
-        for memo in ("_live_rounds", "_live_count", "_sheet"):
+        for memo in ("_live_rounds", "_live_count", "_sheet", "_sheet_packed"):
             self.__dict__.pop(memo, None)
         super().refresh_from_db(*args, **kwargs)
 
@@ -261,7 +261,7 @@ class Game(models.Model):
                 packed = StoredSheet.pack(sheet)
                 StoredSheet.keep(self.pk, key, packed)
             cache.set(key, packed, 86400)
-            self._sheet = sheet
+            self._sheet, self._sheet_packed = sheet, packed
         return self._sheet
 
     def stored_summary(self, rounds: int | None = None) -> story.GameSummary:
@@ -291,11 +291,17 @@ class Game(models.Model):
         return [p for p in self.players if p not in out]
 
     def round_numbered(self, round_id: int) -> tuple[Round, int] | None:
-        """A live round and its number, by its id."""
-        for number, stored in enumerate(self.live_rounds(), 1):
-            if stored.pk == round_id:
-                return stored, number
-        return None
+        """A live round and its number, by its id (the other rounds are counted, not read)."""
+        if "_live_rounds" in self.__dict__:
+            for number, stored in enumerate(self._live_rounds, 1):
+                if stored.pk == round_id:
+                    return stored, number
+            return None
+        live = self.rounds.live()
+        stored = live.filter(pk=round_id).first()
+        if stored is None:
+            return None
+        return stored, live.filter(position__lt=stored.position).count() + 1
 
     def game_file(self) -> dict:
         """The game file: its settings as created, who dealt first, whether the table ended it,
@@ -321,12 +327,17 @@ class Game(models.Model):
         self._scored = None
         self._packed = None
         self._summarized = None
-        sheet, key = self.__dict__.get("_sheet"), self.sheet_key()
+        sheet, packed, key = (
+            self.__dict__.get("_sheet"),
+            self.__dict__.get("_sheet_packed"),
+            self.sheet_key(),
+        )
         with transaction.atomic():
             Game.objects.select_for_update().filter(pk=self.pk).first()
             self.refresh_from_db()
             if sheet is not None and self.sheet_key() == key:
-                self._sheet = sheet  # nothing changed since it was read: the same sheet
+                # nothing changed since it was read: the same sheet
+                self._sheet, self._sheet_packed = sheet, packed
             yield list(self.rounds.live().order_by("position")) if read_rounds else []
             state = new_key()
             changes = {"state": state, "updated_at": timezone.now()}
@@ -347,7 +358,7 @@ class Game(models.Model):
             # Under its own state token, even if another phone has written since.
             cache.set(scored_key, self._packed, 86400)
         if self._scored is not None and self.state == state:
-            self._sheet = self._scored
+            self._sheet, self._sheet_packed = self._scored, self._packed
 
     def _check_and_keep(
         self, entries: list[engine.RoundEntry], ended_after: int | None = None
@@ -378,6 +389,10 @@ class Game(models.Model):
             sheet.variant, sheet.players, [*sheet.rounds[: number - 1], *results], after
         )
         self._summarized = story.summarize(self._scored)
+        packed = self.__dict__.get("_sheet_packed")
+        if packed is not None:  # the rounds before it kept as they were stored, not packed again
+            tail = engine.sheet_of(sheet.variant, sheet.players, [], after)
+            self._packed = StoredSheet.replaced_from(packed, number - 1, tail, results)
 
     def _check_next(self, count: int, entry: engine.RoundEntry) -> None:
         """The next round scored from where the game stood after its ``count`` rounds (its
@@ -393,8 +408,9 @@ class Game(models.Model):
             self._scored = engine.sheet_of(
                 previous.variant, previous.players, [*previous.rounds, *results], after
             )
-            return
-        packed = cache.get(self.sheet_key()) or StoredSheet.read(self.pk, self.sheet_key())
+        packed = self.__dict__.get("_sheet_packed")
+        if packed is None:
+            packed = cache.get(self.sheet_key()) or StoredSheet.read(self.pk, self.sheet_key())
         if packed is not None and StoredSheet.rounds_in(packed) == count:
             tail = engine.sheet_of(self.variant, tuple(self.players), [], after)
             self._packed = StoredSheet.extended(packed, tail, results)
@@ -420,12 +436,13 @@ class Game(models.Model):
 
     def replace_round(self, round_id: int, edits: int | None, entry: engine.RoundEntry) -> None:
         """Correct a round; Conflict if it was corrected or deleted since ``edits``."""
-        with self._locked() as rounds:
-            current = next((r for r in rounds if r.pk == round_id), None)
-            if current is None or current.edits != edits:
+        with self._locked(read_rounds=False):
+            found = self.round_numbered(round_id)  # the rounds before it are counted, not read
+            if found is None or found[0].edits != edits:
                 raise Conflict
-            number = rounds.index(current) + 1
+            current, number = found
             if self.is_match:
+                rounds = self.live_rounds()
                 self._check_and_keep(
                     [
                         entry if r == current else e
@@ -433,7 +450,9 @@ class Game(models.Model):
                     ]
                 )
             else:
-                self._check_from(number, [entry, *self.entries(rounds[number:], number + 1)])
+                later = self.rounds.live().filter(position__gt=current.position)
+                later = list(later.order_by("position"))
+                self._check_from(number, [entry, *self.entries(later, number + 1)])
             Round.objects.filter(pk=round_id).update(
                 data=gamefile.round_to_json(entry),
                 edits=current.edits + 1,
@@ -541,7 +560,7 @@ class StoredSheet(models.Model):
 
     @staticmethod
     def pack(sheet: engine.ScoreSheet) -> bytes:
-        return StoredSheet.extended(b"", replace(sheet, rounds=[]), sheet.rounds)
+        return StoredSheet.replaced_from(b"", 0, replace(sheet, rounds=[]), sheet.rounds)
 
     @staticmethod
     def extended(
@@ -549,10 +568,20 @@ class StoredSheet(models.Model):
     ) -> bytes:
         """``packed`` with ``results`` added after its rounds, and ``tail`` (a sheet without
         rounds) as the standing after them."""
-        count = StoredSheet.rounds_in(packed) if packed else 0
-        first = _frame((count + len(results), tail))
-        rest = packed[4 + int.from_bytes(packed[:4], "big") :] if packed else b""
-        return first + rest + b"".join(_frame(result) for result in results)
+        return StoredSheet.replaced_from(packed, StoredSheet.rounds_in(packed), tail, results)
+
+    @staticmethod
+    def replaced_from(
+        packed: bytes, kept: int, tail: engine.ScoreSheet, results: list[engine.RoundResult]
+    ) -> bytes:
+        """``packed`` with its first ``kept`` rounds as they are (neither read nor packed
+        again), ``results`` after them in place of the others, and ``tail`` (a sheet without
+        rounds) as the standing after them."""
+        start = end = 4 + int.from_bytes(packed[:4], "big") if packed else 0
+        for _ in range(kept):  # past each kept round's frame, by its length
+            end += 4 + int.from_bytes(packed[end : end + 4], "big")
+        first = _frame((kept + len(results), tail))
+        return first + packed[start:end] + b"".join(_frame(result) for result in results)
 
     @staticmethod
     def rounds_in(packed: bytes) -> int | None:

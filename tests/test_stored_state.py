@@ -93,6 +93,29 @@ def test_a_round_saved_while_the_sheet_before_is_cached_extends_that_sheet(clien
     assert game.score() == engine.score_game(fresh.as_entry())
 
 
+def test_corrections_and_saves_on_one_loaded_game_keep_its_stored_sheet_exact(client):
+    """A correction keeps the stored rounds before it as they were stored and scores on
+    from there; on the same loaded game, one change after another (each starts from the
+    sheet the one before kept), the stored sheet stays the referee's sheet of every round."""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina"])
+    for number in range(1, 7):
+        hands = {"Léa": str(number), "Marc": str(2 * number), "Nina": "3"}
+        save_round(client, game, number, hands, caller="Marc")
+    game = Game.objects.get(pk=game.pk)
+    before = game.score()
+    rounds = list(game.rounds.live().order_by("position"))
+    game.replace_round(rounds[3].pk, 0, engine.RoundEntry(hands={"Léa": 9, "Marc": 2, "Nina": 1}))
+    assert game.score().rounds[:3] == before.rounds[:3]
+    assert assert_kept(game).totals != story.summarize(before).totals
+    game.replace_round(rounds[5].pk, 0, engine.RoundEntry(hands={"Léa": 0, "Marc": 9, "Nina": 3}))
+    assert_kept(game)
+    game.add_round(7, engine.RoundEntry(hands={"Léa": 1, "Marc": 2, "Nina": 3}, caller="Léa"))
+    assert assert_kept(game).rounds == 7
+    changed = game.score()
+    game.replace_round(rounds[0].pk, 0, engine.RoundEntry(hands={"Léa": 8, "Marc": 2, "Nina": 9}))
+    assert assert_kept(game).totals != story.summarize(changed).totals
+
+
 def test_a_game_ended_and_resumed_keeps_its_summary(client):
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
     save_round(client, game, 1, {"Léa": "3", "Marc": "9"}, caller="Léa")

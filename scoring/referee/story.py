@@ -195,30 +195,33 @@ class GameSummary:
 def add_rounds(
     summary: GameSummary, results: Iterable[RoundResult], after: Progress
 ) -> GameSummary:
-    """``summary`` with the figures of ``results``, the rounds that brought it to ``after``."""
-    figures = dict(summary.figures)
+    """``summary`` with the figures of ``results``, the rounds that brought it to ``after``.
+    (Counted in lists and made figures once: a long game has thousands of hands.)"""
+    counts = {
+        player: [
+            mine.hands,
+            mine.hand_points,
+            mine.best,
+            mine.worst,
+            mine.calls,
+            mine.calls_succeeded,
+        ]
+        for player, mine in summary.figures.items()
+    }
     for result in results:
         for player, score in result.scores.items():
-            mine = figures[player]
-            figures[player] = RoundFigures(
-                hands=mine.hands + 1,
-                hand_points=mine.hand_points + result.hand_totals[player],
-                best=score if mine.best is None else min(mine.best, score),
-                worst=score if mine.worst is None else max(mine.worst, score),
-                calls=mine.calls,
-                calls_succeeded=mine.calls_succeeded,
-            )
+            mine = counts[player]
+            mine[0] += 1
+            mine[1] += result.hand_totals[player]
+            if mine[2] is None or score < mine[2]:
+                mine[2] = score
+            if mine[3] is None or score > mine[3]:
+                mine[3] = score
         caller = result.caller
         if caller is not None and result.caller_succeeded is not None:
-            mine = figures[caller]
-            figures[caller] = RoundFigures(
-                mine.hands,
-                mine.hand_points,
-                mine.best,
-                mine.worst,
-                mine.calls + 1,
-                mine.calls_succeeded + result.caller_succeeded,
-            )
+            counts[caller][4] += 1
+            counts[caller][5] += result.caller_succeeded
+    figures = {player: RoundFigures(*mine) for player, mine in counts.items()}
     return GameSummary(summary.variant, summary.players, after, figures)
 
 

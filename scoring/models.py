@@ -321,7 +321,7 @@ class Game(models.Model):
     @contextmanager
     def _locked(self, read_rounds: bool = True) -> Iterator[list[Round]]:
         """A transaction holding the game's row lock: writes to one game happen one at a time
-        (PostgreSQL: SELECT … FOR UPDATE; SQLite: its write lock, taken at BEGIN IMMEDIATE).
+        (PostgreSQL: SELECT … FOR NO KEY UPDATE; SQLite: its write lock, at BEGIN IMMEDIATE).
         Yields the rounds as stored now (none unless ``read_rounds``); the change is checked
         against them."""
         self._scored = None
@@ -333,7 +333,9 @@ class Game(models.Model):
             self.sheet_key(),
         )
         with transaction.atomic():
-            Game.objects.select_for_update().filter(pk=self.pk).first()
+            # FOR NO KEY UPDATE (PostgreSQL): a reader storing the sheet it scored (a row that
+            # refers to the game) is not held up by it, so the two never deadlock
+            Game.objects.select_for_update(no_key=True).filter(pk=self.pk).first()
             self.refresh_from_db()
             if sheet is not None and self.sheet_key() == key:
                 # nothing changed since it was read: the same sheet

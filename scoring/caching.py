@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CODE = ("scoring", "templates", "static", "locale")
+CODE = ("scoring", "tamalou_ref", "templates", "static", "locale")
 CODE_SUFFIXES = {".py", ".html", ".css", ".js", ".po"}
 
 

@@ -999,11 +999,16 @@ class HandsForm(RoundForm):
         """The name of the player whose hand the picker adds to (None: the penalty cards)."""
         return next((hand.name for hand in self.hands if hand.is_target), None)
 
-    def picker_key(self) -> str:
+    @cached_property
+    def picker_key(self) -> str | None:
         """The key the picker is kept under once drawn (``{% cache %}`` in _round_form.html):
         its buttons as ``picker_cards`` gives them (names in the page's language, values,
-        copies, all used or not) and whom they add to. The same for every round of a game
-        until a card is picked without JavaScript."""
+        copies) and whom they add to; the same for every round of a game. None (drawn, not
+        kept) once a card is in a hand on the server's side (a pick without JavaScript, a
+        round corrected): those pickers are each a round's own, and would crowd the others
+        out of the cache."""
+        if any(view.cards for view in self.hands) or self.penalty_card_list():
+            return None
         drawn = json.dumps(self.picker_cards, ensure_ascii=False)
         return cache_key(
             "picker", get_language(), self.picker_target, self.picker_target_name, drawn

@@ -5,7 +5,8 @@ A round form of 8 players draws about 50 widgets; through the templates, each in
 template renders (``input.html`` and its ``attrs.html``) and each radio option four, which was
 the largest part of drawing a score sheet. The functions below give the same bytes as those
 templates (``tests/test_renderers.py`` compares them on every page with a form); any other
-template, and any of these overridden in the project's templates, is rendered as usual."""
+template is rendered as usual, and every one of them once the project overrides any of these
+(or ``attrs.html``, which they include)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,19 @@ from pathlib import Path
 
 import django.forms
 from django.forms.renderers import TemplatesSetting
+from django.utils.formats import localize
 from django.utils.html import conditional_escape as escape
 from django.utils.safestring import SafeData, mark_safe
+from django.utils.timezone import template_localtime
 
 WIDGETS = "django/forms/widgets/"
 DJANGOS = str(Path(django.forms.__file__).parent / "templates")  # Django's own widget templates
+
+
+def shown(value) -> str:
+    """``{{ value }}``: localized (a number, a date) and escaped, as a template writes it."""
+    value = localize(template_localtime(value))
+    return escape(value if isinstance(value, str) else str(value))
 
 
 def as_text(value) -> str:
@@ -30,7 +39,7 @@ def as_text(value) -> str:
 def attrs(widget: dict) -> str:
     """``attrs.html``: each attribute that is not False, bare when it is True."""
     return "".join(
-        f" {escape(name)}" if value is True else f' {escape(name)}="{as_text(value)}"'
+        f" {shown(name)}" if value is True else f' {shown(name)}="{as_text(value)}"'
         for name, value in widget["attrs"].items()
         if value is not False
     )
@@ -39,7 +48,7 @@ def attrs(widget: dict) -> str:
 def input_tag(widget: dict) -> str:
     """``input.html`` (and ``text.html``, ``number.html``, ``hidden.html``…, which include it)."""
     value = "" if widget["value"] is None else f' value="{as_text(widget["value"])}"'
-    kind, name = escape(widget["type"]), escape(widget["name"])
+    kind, name = shown(widget["type"]), shown(widget["name"])
     return f'<input type="{kind}" name="{name}"{value}{attrs(widget)}>'
 
 
@@ -48,14 +57,14 @@ def input_option(widget: dict) -> str:
     if not widget.get("wrap_label"):
         return input_tag(widget)
     target = widget["attrs"].get("id")
-    label_for = f' for="{escape(target)}"' if target else ""
+    label_for = f' for="{shown(target)}"' if target else ""
     # the input as included: with the newline its template ends on
-    return f"<label{label_for}>{input_tag(widget)}\n {escape(widget['label'])}</label>"
+    return f"<label{label_for}>{input_tag(widget)}\n {shown(widget['label'])}</label>"
 
 
 def select_option(widget: dict) -> str:
     """``select_option.html``."""
-    label = escape(widget["label"])
+    label = shown(widget["label"])
     return f'<option value="{as_text(widget["value"])}"{attrs(widget)}>{label}</option>'
 
 
@@ -76,10 +85,10 @@ class FormRenderer(TemplatesSetting):
             f"{WIDGETS}select_option.html": select_option,
             f"{WIDGETS}select.html": self.select,
         }
-        # a template of the project's own under one of those names is drawn by its template
-        overridden = {name for name in self.drawn if self.is_overridden(name)}
-        for name in overridden:
-            del self.drawn[name]
+        # The project's own template under one of those names, or under one they include
+        # (attrs.html): every widget is drawn by its template.
+        if any(self.is_overridden(name) for name in [*self.drawn, f"{WIDGETS}attrs.html"]):
+            self.drawn = {}
 
     def is_overridden(self, name: str) -> bool:
         return not self.get_template(name).origin.name.startswith(DJANGOS)
@@ -92,10 +101,10 @@ class FormRenderer(TemplatesSetting):
 
     def select(self, widget: dict) -> str:
         """``select.html``, its options drawn by their own template names."""
-        parts = [f'<select name="{escape(widget["name"])}"{attrs(widget)}>']
+        parts = [f'<select name="{shown(widget["name"])}"{attrs(widget)}>']
         for group_name, group_choices, _ in widget["optgroups"]:
             if group_name:
-                parts.append(f'\n  <optgroup label="{escape(group_name)}">')
+                parts.append(f'\n  <optgroup label="{shown(group_name)}">')
             for option in group_choices:
                 parts.append(f"\n  {self.option(option)}")
             if group_name:

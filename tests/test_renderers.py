@@ -120,3 +120,37 @@ def test_a_select_with_groups_is_drawn_as_its_template_draws_it():
             widget.choices = field.choices
             drawn.append(widget.render("who", value, renderer=renderer))
         assert "<optgroup" in drawn[0] and drawn[0] == drawn[1]
+
+
+def test_labels_are_localized_as_the_templates_localize_them():
+    """A number or a date as a label: ``0,5`` and ``1 mai 2024`` in French."""
+    import datetime
+    from fractions import Fraction
+
+    from django import forms
+    from django.utils import translation
+
+    choices = [(1, 0.5), (2, datetime.date(2024, 5, 1)), (3, Fraction(1, 2)), (4, mark_safe("<b>"))]
+    with translation.override("fr"):
+        for widget in (forms.Select, forms.RadioSelect):
+            drawn = []
+            for renderer in (FormRenderer(), TemplatesSetting()):
+                field = forms.ChoiceField(choices=choices, widget=widget)
+                drawn.append(field.widget.render("x", 1, renderer=renderer))
+                drawn.append(str(next(iter(field.widget.subwidgets("x", 1)))))
+            assert "0,5" in drawn[0] and drawn[0] == drawn[2]
+
+
+def test_a_widget_template_of_the_projects_own_is_drawn_by_its_template(tmp_path, settings):
+    """Overriding ``input.html`` (which ``text.html`` includes) or ``attrs.html`` changes every
+    widget, as with Django's own renderer."""
+    from django import forms
+
+    for name in ("input", "attrs"):
+        folder = tmp_path / name / "django" / "forms" / "widgets"
+        folder.mkdir(parents=True)
+        (folder / f"{name}.html").write_text(f"<mine-{name}>")
+        settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [tmp_path / name]}]
+        ours = forms.TextInput().render("a", "b", renderer=FormRenderer())
+        theirs = forms.TextInput().render("a", "b", renderer=TemplatesSetting())
+        assert f"<mine-{name}>" in ours and ours == theirs

@@ -270,7 +270,10 @@ class Game(models.Model):
         the next change keeps it)."""
         count = self.live_count() if rounds is None else rounds
         if self.summary is not None and self.summary.get("number") == count:
-            return story.summary_from_json(self.summary)
+            read = self.__dict__.get("_read_summary")
+            if read is None or read[0] is not self.summary:  # read once for this loaded game
+                read = self._read_summary = (self.summary, story.summary_from_json(self.summary))
+            return read[1]
         return story.summarize(self.score())
 
     def save_summary(self) -> story.GameSummary:

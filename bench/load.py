@@ -47,7 +47,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.phone import Phone  # noqa: E402
-from bench.servers import gunicorn_master, workers  # noqa: E402
+from bench.servers import children_of, gunicorn_master  # noqa: E402
 from scoring.referee import engine, gamefile  # noqa: E402
 
 PLAYERS = ["Ana", "Ben", "Cal", "Dee"]
@@ -386,7 +386,7 @@ def wait_for_new_worker(base: str, master: int, killed: int, deadline: float) ->
     """True once the master has a full set of workers again and the server answers."""
     probe = Phone(base)
     while time.monotonic() < deadline:
-        pids = workers(master)
+        pids = children_of(master)
         if len(pids) == WORKERS and killed not in pids:
             try:
                 with probe.opener.open(f"{base}/healthz", timeout=5) as response:
@@ -433,7 +433,7 @@ def run(
                 timeout=seconds,
             )
             report.killed_after = state.saved_adds
-        pids = workers(master.pid)
+        pids = children_of(master.pid)
         report.killed = busy_worker(pids, int(base.rsplit(":", 1)[1])) if pids else 0
         if report.killed:
             os.kill(report.killed, signal.SIGKILL)

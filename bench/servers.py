@@ -55,14 +55,15 @@ def gunicorn_master(
         try:
             server.wait(10)
         except subprocess.TimeoutExpired:  # uvicorn workers wait for streams still open
-            for worker in workers(server.pid):  # killed with their master, not orphaned
+            # killed with their master, not orphaned (``workers`` here is their count)
+            for worker in children_of(server.pid):
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(worker, signal.SIGKILL)
             server.kill()
             server.wait(10)
 
 
-def workers(master: int) -> set[int]:
+def children_of(master: int) -> set[int]:
     """The pids of a gunicorn master's workers, its child processes (read from /proc, which
     every Linux has; /proc/PID/task/*/children needs a kernel option)."""
     found = set()

@@ -20,7 +20,7 @@ from django.db import connection
 from django.test import override_settings
 from playwright.sync_api import Page, expect
 
-from bench.servers import workers
+from bench.servers import children_of
 from scoring import push
 from scoring.models import Game
 from tests.test_production import Browser, app_servers
@@ -122,7 +122,7 @@ def worker_of(server: str) -> int:
         with contextlib.suppress(OSError):
             if any(os.readlink(fd) in listening for fd in fd_dir.iterdir()):
                 holders.add(int(fd_dir.parent.name))
-    (worker,) = [pid for pid in holders if workers(pid) & holders == set()] or [None]
+    (worker,) = [pid for pid in holders if children_of(pid) & holders == set()] or [None]
     assert worker is not None, holders
     return worker
 

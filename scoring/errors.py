@@ -12,9 +12,11 @@ import secrets
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.shortcuts import render
 from django.utils import timezone
+from psycopg_pool import PoolTimeout
 
 from scoring.display import say
 from scoring.referee.engine import GameError
@@ -52,6 +54,24 @@ def too_many_requests(request: HttpRequest, exception: Exception | None = None) 
     return response
 
 
+def is_busy(exception: Exception) -> bool:
+    """The database could not be reached in time because of the load, not a fault: no
+    connection free in the pool (PostgreSQL), or the write lock held past the wait (SQLite)."""
+    if not isinstance(exception, OperationalError):
+        return False
+    return isinstance(exception.__cause__, PoolTimeout) or "database is locked" in str(exception)
+
+
+def busy(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The server's answer when too many phones ask at once: 503, try again shortly. The
+    request's transaction (a save) was rolled back whole."""
+    logger.warning("Busy, answered 503: %s", exception, extra={"request": request})
+    response = render(request, "503.html", status=503)
+    response["Retry-After"] = "5"
+    response.app_page = True
+    return response
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     try:
         return page(request, 500)
@@ -85,7 +105,9 @@ class ErrorPages:
 
     def process_exception(self, request: HttpRequest, exception: Exception):
         """A stored game the referee now refuses (stored under older rules): say why, with the
-        way to keep its rounds, instead of a bare 500."""
+        way to keep its rounds, instead of a bare 500. A database too busy to answer: 503."""
+        if is_busy(exception):
+            return busy(request, exception)
         if not isinstance(exception, GameError):
             return None
         logger.error("A stored game no longer scores: %s", exception, extra={"request": request})

@@ -15,11 +15,13 @@ import io
 import re
 
 from django.core.handlers.asgi import ASGIRequest
+from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import get_language_from_request, override
 from django.views.decorators.http import require_safe
 
 from scoring import push
+from scoring.errors import is_busy
 from scoring.httpcache import etag_of
 from scoring.limits import client_ip
 from scoring.models import KEY_PATTERN, Game
@@ -69,7 +71,14 @@ async def serve(scope, receive, send, link: str, key: str) -> None:
     if scope["method"] not in ("GET", "HEAD"):
         await answer(send, 405, b"Method not allowed", [(b"allow", b"GET, HEAD")])
         return
-    found = await version_by_key(link, key)
+    try:
+        found = await version_by_key(link, key)
+    except OperationalError as error:
+        if not is_busy(error):
+            raise
+        # no database connection free in time: the phone polls meanwhile, as without streams
+        await answer(send, 503, b"Busy: try again shortly", [(b"retry-after", b"5")])
+        return
     if found is None:
         await answer(send, 404, b"Not found")
         return

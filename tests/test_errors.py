@@ -105,3 +105,50 @@ print(response.content.decode())
     reference = re.search(r"Référence\u202f: ([0-9a-f]{8})", page).group(1)  # French by default
     assert f"[request {reference}] django.request: Internal Server Error: /" in done.stderr
     assert "Traceback" in done.stderr and "RuntimeError: the referee fell over" in done.stderr
+
+
+def pool_exhausted():
+    """What Django raises when PostgreSQL's pool has no connection free in time."""
+    from django.db import OperationalError
+    from psycopg_pool import PoolTimeout
+
+    try:
+        raise PoolTimeout("couldn't get a connection after 10.00 sec")
+    except PoolTimeout as cause:
+        raise OperationalError(str(cause)) from cause
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_a_database_too_busy_to_answer_is_a_503_to_try_again_not_a_500(monkeypatch, debug):
+    """Past what the server can hold (the capacity bench's saturated step), a request that
+    gets no database connection in time is told to try again shortly."""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    monkeypatch.setattr(type(Game.objects), "version_by_key", lambda *args: pool_exhausted())
+    with override_settings(DEBUG=debug):
+        french = Client().get(f"/g/{game.edit_key}/")
+        english = Client().get(f"/s/{game.share_key}/live/", HTTP_ACCEPT_LANGUAGE="en")
+    assert french.status_code == 503 and english.status_code == 503
+    assert french["Retry-After"] == "5"
+    assert "Le serveur est occupé" in french.content.decode()
+    assert "Nothing was lost" in english.content.decode()
+
+
+def test_a_save_the_busy_database_breaks_off_stores_nothing(monkeypatch):
+    """SQLite's write lock held past the wait while a round is being stored: 503, and the
+    round's transaction rolled back whole (the game's state token too)."""
+    from django.db import OperationalError
+
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    state = game.state
+
+    def locked(*args, **kwargs):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr("scoring.models.StoredSheet.keep", locked)
+    client = Client()
+    response = client.post(
+        f"/g/{game.edit_key}/", {"number": "1", "save": "1", "total_0": "3", "total_1": "9"}
+    )
+    assert response.status_code == 503
+    game.refresh_from_db()
+    assert game.rounds.count() == 0 and game.state == state

@@ -21,7 +21,7 @@ from django.test import override_settings
 from playwright.sync_api import Page, expect
 
 from bench.servers import children_of
-from scoring import push
+from scoring import push, stream
 from scoring.models import Game
 from tests.test_production import Browser, app_servers
 
@@ -247,6 +247,32 @@ def test_a_stream_hears_each_write_in_its_own_process(transactional_db):
     assert push.hub.streams() == 0  # a closed stream leaves nothing behind
     assert push.hub.admit("test")  # and gave its place back
     push.hub.release("test")
+
+
+def test_a_stream_asked_for_when_no_database_connection_is_free_is_a_503(monkeypatch):
+    """The stream endpoint beside Django: no connection free in the pool in time (a saturated
+    server) answers 503 with Retry-After, not a 500; the phone polls meanwhile. It takes no
+    place of the client's."""
+    from tests.test_errors import pool_exhausted
+
+    async def busy(read, *args):
+        pool_exhausted()
+
+    monkeypatch.setattr(push, "read_database", busy)
+    sent = []
+
+    async def receive():
+        return {"type": "http.request", "body": b""}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "GET", "path": "/s/x/stream/", "headers": []}
+    off_the_loop(lambda: asyncio.run(stream.serve(scope, receive, send, "share", "x")))
+    assert sent[0]["status"] == 503
+    assert (b"retry-after", b"5") in sent[0]["headers"]
+    assert push.hub.admit("127.0.0.1")  # no place was taken
+    push.hub.release("127.0.0.1")
 
 
 @override_settings(LIVE_STREAMS_PER_CLIENT=2)

@@ -180,3 +180,41 @@ def test_statistics_add_up_the_sheets_rounds(game):
         assert row.hands == len(scores) and row.hand_points == sum(hands, Fraction(0))
         assert (row.best, row.worst) == ((min(scores), max(scores)) if scores else (None, None))
         assert row.games == int(sheet.finished) and row.won == int(row.name in sheet.winners)
+
+
+@PROPERTY_SETTINGS
+@given(games())
+def test_a_summary_written_as_json_and_read_back_is_the_same_summary(game):
+    """What each game keeps in the database (``Game.summary``): every figure read back
+    exactly, after each round of the game (none played yet included: no best, no worst)."""
+    import json
+
+    from scoring.referee.engine import GameEntry
+    from scoring.referee.story import summary_from_json, summary_to_json
+
+    for count in range(len(game.rounds) + 1):
+        summary = summarize(
+            score_game(GameEntry(**{**game.__dict__, "rounds": game.rounds[:count]}))
+        )
+        written = json.loads(json.dumps(summary_to_json(summary)))
+        assert summary_from_json(written) == summary
+        assert summary_to_json(summary_from_json(written)) == written
+
+
+def test_a_summary_read_back_keeps_eliminations_and_each_players_calls():
+    """Dutch, worked by hand: Léa out after round 2 (110 points), then Nina; Marc's two calls."""
+    from scoring.referee.story import summary_from_json, summary_to_json
+
+    sheet = play(
+        "dutch",
+        "Léa Marc Nina",
+        rnd({"Léa": 60, "Marc": 1, "Nina": 40}, caller="Marc"),
+        rnd({"Léa": 50, "Marc": 2, "Nina": 30}, caller="Marc"),
+        rnd({"Marc": 3, "Nina": 40}, caller="Nina"),
+    )
+    summary = summarize(sheet)
+    back = summary_from_json(summary_to_json(summary))
+    assert back == summary
+    assert back.progress.eliminated == summary.progress.eliminated != ()
+    assert back.progress.eliminated == ("Léa", "Nina") and back.totals["Léa"] == 110
+    assert back.figures["Léa"].hands == 2 and back.figures["Marc"].calls == 2

@@ -218,3 +218,4 @@ def test_a_summary_read_back_keeps_eliminations_and_each_players_calls():
     assert back.progress.eliminated == summary.progress.eliminated != ()
     assert back.progress.eliminated == ("Léa", "Nina") and back.totals["Léa"] == 110
     assert back.figures["Léa"].hands == 2 and back.figures["Marc"].calls == 2
+    assert back.figures["Marc"].calls_succeeded == 2  # both his calls held, counted

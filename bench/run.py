@@ -106,6 +106,7 @@ def measure_after_save(count: int = 40) -> float:
     games = [evening_game(29, seed=300 + n) for n in range(count)]
     hands = {f"total_{i}": str(i + 1) for i in range(len(PLAYERS))}
     pending = iter(games)
+    timed: list[float] = []
 
     def sheet_after_save():
         game = next(pending)
@@ -118,7 +119,6 @@ def measure_after_save(count: int = 40) -> float:
         timed.append((time.perf_counter() - start) * 1000)
         assert response.status_code == 200, response.status_code
 
-    timed: list[float] = []
     for _ in games:
         sheet_after_save()
     return statistics.median(timed)

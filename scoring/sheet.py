@@ -77,6 +77,8 @@ def history(
     # Rounds ``first + 1`` to ``count``, counted from the oldest: if another phone added or
     # deleted the last round since the sheet was read, each result still meets its own round.
     rounds = game.rounds_between(first, count)
+    folded_texts = {"show": gettext("Show this round"), "edit": gettext("Edit")}
+    edited = gettext("edited")
     for stored, result, deal in zip(rounds, sheet.rounds[first:], deals[first:], strict=False):
         shown = {
             "entry": stored,  # the stored ``Round`` (its id for the edit and delete links)
@@ -84,7 +86,19 @@ def history(
             "dealer": deal[0],
             "folded": fold and result.number <= count - OPEN_ROUNDS,
         }
-        if not shown["folded"]:  # a folded round shows its header line alone
+        if shown["folded"]:  # its header line alone, its texts worked out here (lighter than
+            # the template's tags when it is drawn)
+            number = result.number
+            shown |= folded_texts | {
+                "number": number,
+                "title": gettext("Round %(n)s") % {"n": number},
+                "edited": edited if stored.edits else "",
+                "dealt": gettext("dealt by %(dealer)s") % {"dealer": deal[0]},
+                "edit_url": None
+                if link == "share"
+                else reverse("round_edit", args=[game.edit_key, stored.pk]),
+            }
+        else:
             played = stored.as_entry(result.number)
             shown["round"] = played
             shown["rows"] = [

@@ -12,6 +12,8 @@ import pytest
 from django.core.cache import cache
 from django.test import Client, RequestFactory
 from django.utils import translation
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scoring import httpcache
 from scoring.forms import HandsForm, RoundForm
@@ -306,3 +308,8 @@ def test_a_page_asked_for_by_many_at_once_is_rendered_once(monkeypatch):
     token = rb"\b[A-Za-z0-9]{64}\b"  # Django's CSRF tokens
     same = [re.sub(token, b"", answers[name]) for name in ("first", "second")]
     assert same[0] == same[1] and b"<html" in same[0]
+
+
+@given(st.text(alphabet=st.sampled_from("ab<> \t\n\r\u00a0\u202f\u2028\x0b"), max_size=40))
+def test_a_page_loses_its_indentation_as_the_pattern_would_take_it(html):
+    assert httpcache.without_indentation(html) == re.sub(r"\s*\n\s*", "\n", html)

@@ -18,11 +18,11 @@ import json
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from django import forms
 from django.forms.utils import ErrorDict, ErrorList
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.text import capfirst
 from django.utils.translation import get_language, gettext_lazy, ngettext_lazy
 from django.utils.translation import gettext as _
@@ -973,26 +973,22 @@ class HandsForm(RoundForm):
         """The deck as the picker shows it, a row of ranks per suit (jokers last): each card
         with its value, its copies at the table, and whether they are all used this round,
         as the page writes them (a round form draws some 54 of these buttons)."""
-        used: dict[Card, int] = {}
+        used: dict[str, int] = {}
         for card in [*(c for view in self.hands for c in view.cards), *self.penalty_card_list()]:
-            used[card] = used.get(card, 0) + 1
-        rows: dict[str | None, list[dict]] = {}
-        for card in self.variant.deck():
-            copies = self.variant.copies(card)
-            value = self.variant.value(card)
-            kind = (" red" if card.is_red else "") + (" joker" if card.is_joker else "")
-            rows.setdefault(card.suit, []).append(
-                {
-                    "code": card.code,
-                    "name": card_name(card, _),
-                    "classes": kind,
-                    "value": number_attr(value),
-                    "points": points_text(value),
-                    "copies": copies,
-                    "used": used.get(card, 0) >= copies,
-                }
-            )
-        return list(rows.values())
+            used[card.code] = used.get(card.code, 0) + 1
+        rows = self.picker_deck[0]
+        if not used:
+            return rows
+        return [
+            [{**card, "used": used.get(card["code"], 0) >= card["copies"]} for card in row]
+            for row in rows
+        ]
+
+    @cached_property
+    def picker_deck(self) -> tuple[list[list[dict]], str]:
+        """The picker's rows with no card used, and their JSON (for ``picker_key``)."""
+        settings = json.dumps(self.game.effective_settings(), sort_keys=True)
+        return picker_deck(self.game.variant, settings, get_language())
 
     @cached_property
     def picker_target_name(self) -> str | None:
@@ -1009,7 +1005,7 @@ class HandsForm(RoundForm):
         out of the cache."""
         if any(view.cards for view in self.hands) or self.penalty_card_list():
             return None
-        drawn = json.dumps(self.picker_cards, ensure_ascii=False)
+        drawn = self.picker_deck[1]
         return cache_key(
             "picker", get_language(), self.picker_target, self.picker_target_name, drawn
         )
@@ -1034,6 +1030,32 @@ class HandsForm(RoundForm):
             or len(self.penalties.forms) > 1
             or any(form.has_changed() or form.errors for form in self.penalties.forms)
         )
+
+
+@lru_cache(maxsize=128)
+def picker_deck(variant: str, settings: str, language: str) -> tuple[list[list[dict]], str]:
+    """The deck of a game's rules (``variant`` and its ``settings`` as JSON) as the picker
+    shows it in ``language``, no card used, and that as JSON: the same for every round of
+    every game with these rules, worked out once (the template reads it, never changes it)."""
+    rules = engine.GAMES[variant](**json.loads(settings))
+    rows: dict[str | None, list[dict]] = {}
+    with translation.override(language):
+        for card in rules.deck():
+            value = rules.value(card)
+            kind = (" red" if card.is_red else "") + (" joker" if card.is_joker else "")
+            rows.setdefault(card.suit, []).append(
+                {
+                    "code": card.code,
+                    "name": card_name(card, _),
+                    "classes": kind,
+                    "value": number_attr(value),
+                    "points": points_text(value),
+                    "copies": rules.copies(card),
+                    "used": False,
+                }
+            )
+    shown = list(rows.values())
+    return shown, json.dumps(shown, ensure_ascii=False)
 
 
 def apply_picker_action(data, hand_size: int, seats: list[int]) -> bool:

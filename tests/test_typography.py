@@ -178,3 +178,15 @@ def test_the_import_page_and_the_rules_speak_the_players_words(language):
     assert "seed" not in rules and "Tamalou" in rules
     if language == "en":
         assert "The original rules give Cabo bruxellois no card powers of its own" in rules
+
+
+def test_a_card_on_a_page_is_drawn_in_the_language_of_the_page():
+    from django.utils import translation
+
+    from scoring.referee.cards import Card
+    from scoring.templatetags.tamalou import card
+
+    for language, king in (("fr", "R♥"), ("en", "K♥"), ("fr", "R♥")):  # each kept apart
+        with translation.override(language):
+            assert card(Card("K", "H")) == f'<span class="card red">{king}</span>'
+            assert card(Card("10", "S")) == '<span class="card">10♠</span>'

@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 from datetime import datetime
 from fractions import Fraction
+from functools import lru_cache
 
 from django import template
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.html import format_html
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from scoring import display
 from scoring.referee.cards import Card
@@ -56,10 +57,16 @@ def card_name(card: Card) -> str:
 
 @register.filter
 def card(card: Card) -> str:
-    """A card as players read it, red suits in red."""
-    return format_html(
-        '<span class="card{}">{}</span>', " red" if card.is_red else "", card_name(card)
-    )
+    """A card as players read it, red suits in red (the open rounds of a sheet show some 100)."""
+    return card_in(card, get_language())
+
+
+@lru_cache(maxsize=256)  # the 54 cards of a deck, in either language
+def card_in(card: Card, language: str) -> str:
+    with translation.override(language):
+        return format_html(
+            '<span class="card{}">{}</span>', " red" if card.is_red else "", card_name(card)
+        )
 
 
 @register.filter

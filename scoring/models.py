@@ -19,7 +19,7 @@ import secrets
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from django.core.cache import cache
@@ -186,14 +186,15 @@ class Game(models.Model):
             self._live_count = self.rounds.live().count()
         return self._live_count
 
-    def rounds_between(self, first: int, last: int) -> list[Round]:
+    def rounds_between(self, first: int, last: int) -> list[Round | ListedRound]:
         """Live rounds ``first + 1`` to ``last`` in order: only those are read (unless every
-        round was read already)."""
+        round was read already), and only what the sheet lists of them."""
         if last <= first:
             return []
         if "_live_rounds" in self.__dict__:
             return self._live_rounds[first:last]
-        return list(self.rounds.live().order_by("position")[first:last])
+        rows = self.rounds.live().order_by("position").values_list("pk", "position", "edits", "data")
+        return [ListedRound(*row) for row in rows[first:last]]
 
     def refresh_from_db(self, *args, **kwargs) -> None:
         for memo in ("_live_rounds", "_live_count", "_sheet", "_sheet_packed"):
@@ -674,6 +675,20 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"round at {self.position} of game {self.game_id}"
+
+    def as_entry(self, number: int) -> engine.RoundEntry:
+        return gamefile.round_from_json(self.data, number)
+
+
+@dataclass(frozen=True)
+class ListedRound:
+    """A stored round as the sheet lists it, read without the rest of its row (a model
+    instance and its three dates cost more than the rest of a listed round)."""
+
+    pk: int  # the stored round's id, for its edit and delete links
+    position: int
+    edits: int
+    data: dict
 
     def as_entry(self, number: int) -> engine.RoundEntry:
         return gamefile.round_from_json(self.data, number)

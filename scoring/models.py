@@ -193,7 +193,9 @@ class Game(models.Model):
             return []
         if "_live_rounds" in self.__dict__:
             return self._live_rounds[first:last]
-        rows = self.rounds.live().order_by("position").values_list("pk", "position", "edits", "data")
+        rows = (
+            self.rounds.live().order_by("position").values_list("pk", "position", "edits", "data")
+        )
         return [ListedRound(*row) for row in rows[first:last]]
 
     def refresh_from_db(self, *args, **kwargs) -> None:
@@ -265,6 +267,12 @@ class Game(models.Model):
             self._sheet, self._sheet_packed = sheet, packed
         return self._sheet
 
+    def packed_sheet(self) -> bytes | None:
+        """The stored sheet of the game as loaded, packed (from the cache, else the
+        database), without reading it; None when there is none."""
+        key = self.sheet_key()
+        return cache.get(key) or StoredSheet.read(self.pk, key)
+
     def stored_summary(self, rounds: int | None = None) -> story.GameSummary:
         """The summary kept with the game (for ``rounds`` live rounds, by default those
         stored); computed from the score sheet when there is none yet (a read writes nothing:
@@ -323,11 +331,12 @@ class Game(models.Model):
     # --- every write --------------------------------------------------------------
 
     @contextmanager
-    def _locked(self, read_rounds: bool = True) -> Iterator[list[Round]]:
+    def _locked(self, read_rounds: bool = True, same_sheet: bool = False) -> Iterator[list[Round]]:
         """A transaction holding the game's row lock: writes to one game happen one at a time
         (PostgreSQL: SELECT … FOR NO KEY UPDATE; SQLite: its write lock, at BEGIN IMMEDIATE).
         Yields the rounds as stored now (none unless ``read_rounds``); the change is checked
-        against them."""
+        against them. ``same_sheet``: a change that leaves what the game is scored from as it
+        was (a timer tap, a rematch made): the new state keeps the stored sheet of the old."""
         self._scored = None
         self._packed = None
         self._summarized = None
@@ -345,6 +354,8 @@ class Game(models.Model):
                 # nothing changed since it was read: the same sheet
                 self._sheet, self._sheet_packed = sheet, packed
             yield list(self.rounds.live().order_by("position")) if read_rounds else []
+            if same_sheet and self._scored is None:
+                self._packed = self.__dict__.get("_sheet_packed") or self.packed_sheet()
             state = new_key()
             changes = {"state": state, "updated_at": timezone.now()}
             if self._summarized is None and self._scored is not None:
@@ -414,9 +425,7 @@ class Game(models.Model):
             self._scored = engine.sheet_of(
                 previous.variant, previous.players, [*previous.rounds, *results], after
             )
-        packed = self.__dict__.get("_sheet_packed")
-        if packed is None:
-            packed = cache.get(self.sheet_key()) or StoredSheet.read(self.pk, self.sheet_key())
+        packed = self.__dict__.get("_sheet_packed") or self.packed_sheet()
         if packed is not None and StoredSheet.rounds_in(packed) == count:
             tail = engine.sheet_of(self.variant, tuple(self.players), [], after)
             self._packed = StoredSheet.extended(packed, tail, results)
@@ -500,7 +509,7 @@ class Game(models.Model):
         """A tap on the match's thinking timer: ``start``, ``pause``, ``next`` player or set
         the ``time`` of a turn to ``seconds``. ``turn`` is the turn the phone showed: a tap
         meant for a turn that has already moved on (two phones tapping Next) changes nothing."""
-        with self._locked():
+        with self._locked(read_rounds=False, same_sheet=True):
             clock, _ = TurnClock.objects.select_for_update().get_or_create(game=self)
             if turn == clock.turn:
                 clock.apply(action, timezone.now(), seconds)
@@ -511,7 +520,7 @@ class Game(models.Model):
         """The same players, settings and rules name again (a match's time of a turn too); the
         deal moves on by one seat. Made once: a second tap, from this phone or another, gets the
         rematch already made (the game's row lock makes them wait for each other)."""
-        with self._locked():
+        with self._locked(read_rounds=False, same_sheet=True):
             if self.next_game_id is not None:
                 return Game.objects.get(pk=self.next_game_id)
             game = Game.objects.create(

@@ -229,3 +229,33 @@ def test_a_stored_sheet_that_does_not_match_the_game_is_scored_again(client):
     assert ended.score().finished and ended.score().winners == ["Léa"]
     assert StoredSheet.unpack(StoredSheet.read(ended.pk, ended.sheet_key())) == ended.score()
     assert StoredSheet.objects.filter(game=game).count() == 1
+
+
+def test_a_timer_tap_and_a_rematch_keep_the_stored_sheet_for_their_new_state(client, monkeypatch):
+    """Neither changes what the game is scored from: the state they make keeps the stored
+    sheet, so the next page scores nothing (before, it scored the whole game again)."""
+    from tests.test_match_sheet import new_match, save, tap
+
+    match = new_match(client, "Léa", "Marc", "Nina")
+    assert save(client, match, 3, 2, 5).status_code == 302
+    assert not Game.objects.get(pk=match.pk).score().finished  # its timer runs
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    save_round(client, game, 1, {"Léa": "3", "Marc": "9"}, caller="Léa")
+    expected = {g.pk: Game.objects.get(pk=g.pk).score() for g in (match, game)}
+    states = {g.pk: Game.objects.get(pk=g.pk).state for g in (match, game)}
+
+    assert tap(client, match, "start").status_code == 302
+    assert client.post(f"/g/{game.edit_key}/rematch/").status_code == 302
+    cache.clear()  # a server just started: only what the database holds
+
+    def fails(_game):
+        raise AssertionError("the game was scored again")
+
+    monkeypatch.setattr(engine, "score_game", fails)
+    for pk, sheet in expected.items():
+        changed = Game.objects.get(pk=pk)
+        assert changed.state != states[pk]  # a new state, told to the phones following it
+        assert StoredSheet.unpack(StoredSheet.read(pk, changed.sheet_key())) == sheet
+        assert changed.score() == sheet
+    for g in (match, game):
+        assert client.get(f"/g/{g.edit_key}/").status_code == 200

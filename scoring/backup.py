@@ -2,7 +2,10 @@
 
 The archive is a zip of ordinary game files (each importable on its own) and a manifest
 with what a game file does not hold: the game's two links, who dealt first, whether the
-table ended it, when it was made and last changed, and how often each round was corrected.
+table ended it, when it was made and last changed, how often each round was corrected, the
+rematch it leads to (``next_game``: the edit key of another game of the archive, so that
+the share link still follows the table from game to game) and a match's time of a turn
+(``turn_seconds``). Archives written before those two were kept have neither.
 
 Writing goes to a temporary file beside the target, renamed into place only when the whole
 archive is written: a failed backup leaves no partial archive and keeps any older one.
@@ -27,9 +30,10 @@ from typing import Any
 from django.db import DatabaseError, transaction
 from django.db.models import Q
 
-from scoring.models import KEY_PATTERN, Game
+from scoring.models import KEY_PATTERN, Game, TurnClock
 from scoring.referee import engine, gamefile
 from scoring.referee.engine import GameError
+from scoring.referee.tambouille import TURN_CHOICES, Tambouille
 
 MANIFEST = "manifest.json"
 FORMAT = "tamalou-ref.backup/1"
@@ -52,6 +56,8 @@ ENTRY_KEYS = {
     "updated_at",
     "rounds",
 }
+# Kept since the rematch chain and the timer's time were backed up; older archives lack them.
+OPTIONAL_ENTRY_KEYS = frozenset({"next_game", "turn_seconds"})
 ROUND_KEYS = {"edits", "created_at"}
 # What write_backup uses, and the methods whose unpacking is bounded chunk by chunk.
 COMPRESSIONS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED}
@@ -129,7 +135,8 @@ def _sync_directory(directory: Path) -> None:
 def _write_archive(file) -> int:
     manifest = []
     with zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED) as archive:
-        for game in Game.objects.order_by("pk").iterator():
+        games = Game.objects.select_related("next_game", "clock").order_by("pk")
+        for game in games.iterator():
             name = f"games/{game.edit_key}.game.json"
             try:
                 data = game.game_file()  # its id too
@@ -155,7 +162,11 @@ def _write_archive(file) -> int:
                     {"edits": r.edits, "created_at": r.created_at.isoformat()}
                     for r in game.live_rounds()
                 ],
+                "next_game": game.next_game.edit_key if game.next_game_id else None,
             }
+            clock = getattr(game, "clock", None)
+            if clock is not None:
+                entry["turn_seconds"] = clock.seconds
             _check_encodable(game, data, "its game file")
             _check_encodable(game, entry, "its manifest entry")
             archive.writestr(name, gamefile.dumps(data).encode("utf-8"))
@@ -215,6 +226,8 @@ class Entry:
     created_at: datetime
     updated_at: datetime
     rounds: list[dict[str, Any]]
+    next_game: str | None = None  # the edit key of its rematch, another game of the archive
+    turn_seconds: int | None = None  # a match's time of a turn
 
     @property
     def where(self) -> str:
@@ -252,6 +265,10 @@ def restore_backup(source: str | os.PathLike) -> int:
                     read += _restore_game(archive, entry)
                     if read > MAX_GAMES_BYTES:
                         raise too_large
+                for entry in entries:
+                    if entry.next_game is not None:
+                        rematch = Game.objects.filter(edit_key=entry.next_game).values("pk")
+                        Game.objects.filter(edit_key=entry.edit_key).update(next_game=rematch)
         except DatabaseError as error:
             raise BackupError(
                 "the database refused the games, so none was restored: {problem}",
@@ -395,6 +412,7 @@ def _read_manifest(archive: zipfile.ZipFile) -> list[Entry]:
             raise BackupError(
                 "{where}: the archive has no file {name}.", where=entry.where, name=entry.file
             )
+    _check_rematches(entries)
     named = {entry.file for entry in entries} | {MANIFEST}
     for info in archive.infolist():
         if not info.is_dir() and info.filename not in named:
@@ -406,7 +424,45 @@ def _read_manifest(archive: zipfile.ZipFile) -> list[Entry]:
     return entries
 
 
-def _check_keys(data: dict, allowed: set[str], where: str) -> None:
+def _check_rematches(entries: list[Entry]) -> None:
+    """Each ``next_game`` names another game of the archive, the rematch of one game only,
+    and following them never comes back to a game (a table's evening goes one way)."""
+    by_key = {entry.edit_key: entry for entry in entries}
+    before: dict[str, Entry] = {}
+    for entry in entries:
+        if entry.next_game is None:
+            continue
+        following = by_key.get(entry.next_game)
+        if following is None or following is entry:
+            raise BackupError(
+                "{where}: 'next_game' must be the edit key of another game of the archive, not "
+                "{value}.",
+                where=entry.where,
+                value=shown(entry.next_game),
+            )
+        if entry.next_game in before:
+            raise BackupError(
+                "{where}: its 'next_game' is already the rematch of game {other}.",
+                where=entry.where,
+                other=before[entry.next_game].number,
+            )
+        before[entry.next_game] = entry
+    for entry in entries:
+        seen = {entry.edit_key}
+        key = entry.next_game
+        while key is not None:
+            if key in seen:
+                raise BackupError(
+                    "{where}: its rematches lead back to it ('next_game').", where=entry.where
+                )
+            seen.add(key)
+            key = by_key[key].next_game
+
+
+def _check_keys(
+    data: dict, required: set[str], where: str, optional: frozenset[str] = frozenset()
+) -> None:
+    allowed = required | optional
     for key in data:
         if key not in allowed:
             raise BackupError(
@@ -415,7 +471,7 @@ def _check_keys(data: dict, allowed: set[str], where: str) -> None:
                 key=shown(key),
                 allowed=", ".join(sorted(allowed)),
             )
-    for key in sorted(allowed - set(data)):
+    for key in sorted(required - set(data)):
         raise BackupError("{where}: the key '{key}' is missing.", where=where, key=key)
 
 
@@ -423,7 +479,7 @@ def _check_entry(raw: object, number: int) -> Entry:
     where = f"game {number} of {MANIFEST}"
     if not isinstance(raw, dict):
         raise BackupError("{where} must be an object, not {value}.", where=where, value=shown(raw))
-    _check_keys(raw, ENTRY_KEYS, where)
+    _check_keys(raw, ENTRY_KEYS, where, OPTIONAL_ENTRY_KEYS)
 
     def refuse(key: str, wanted: str) -> BackupError:
         return BackupError(
@@ -442,6 +498,16 @@ def _check_entry(raw: object, number: int) -> Entry:
     first_dealer = raw["first_dealer"]
     if type(first_dealer) is not int or first_dealer < 0:
         raise refuse("first_dealer", "a whole number from 0")
+    next_game = raw.get("next_game")
+    if next_game is not None and (
+        not isinstance(next_game, str) or not KEY_SHAPE.fullmatch(next_game)
+    ):
+        raise refuse("next_game", "null or the edit key of another game of the archive")
+    turn_seconds = raw.get("turn_seconds")
+    if turn_seconds is not None and (
+        type(turn_seconds) is not int or turn_seconds not in TURN_CHOICES
+    ):
+        raise refuse("turn_seconds", "null or one of " + ", ".join(map(str, TURN_CHOICES)))
     if type(raw["ended"]) is not bool:
         raise refuse("ended", "true or false")
     rounds = raw["rounds"]
@@ -474,6 +540,8 @@ def _check_entry(raw: object, number: int) -> Entry:
         created_at=_moment(raw, "created_at", where),
         updated_at=_moment(raw, "updated_at", where),
         rounds=checked_rounds,
+        next_game=next_game,
+        turn_seconds=turn_seconds,
     )
 
 
@@ -552,7 +620,14 @@ def _restore_game(archive: zipfile.ZipFile, entry: Entry) -> int:
             listed=len(entry.rounds),
             count=len(parsed.rounds),
         )
-    Game.objects.store(
+    if entry.turn_seconds is not None and parsed.variant != Tambouille.key:
+        raise BackupError(
+            "{where}: 'turn_seconds' is the time of a turn of a Tambouille match, and this "
+            "game is {variant}.",
+            where=entry.where,
+            variant=parsed.variant,
+        )
+    game = Game.objects.store(
         parsed,
         rounds=entry.rounds,
         edit_key=entry.edit_key,
@@ -562,4 +637,6 @@ def _restore_game(archive: zipfile.ZipFile, entry: Entry) -> int:
         created_at=entry.created_at,
         updated_at=entry.updated_at,
     )
+    if entry.turn_seconds is not None:
+        TurnClock.objects.create(game=game, seconds=entry.turn_seconds)
     return len(data)

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.backup import MANIFEST, BackupError, restore_backup, write_backup
-from scoring.models import Game, Round
+from scoring.models import Game, Round, TurnClock
 from scoring.referee.engine import GameError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,6 +89,44 @@ def test_backup_then_restore_into_an_empty_database_loses_nothing(client, tmp_pa
     assert Game.objects.get(edit_key=open_ended.edit_key).score().finished
     assert Game.objects.get(edit_key=blocked.edit_key).score().winners == ["Ana", "Ben"]
     assert client.get(f"/s/{games[0].share_key}/").status_code == 200  # the links still work
+
+
+@pytest.mark.django_db
+def test_a_restored_evening_keeps_its_rematches_and_a_matchs_time_of_a_turn(client, tmp_path):
+    first = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    second = first.rematch()
+    third = second.rematch()
+    match = Game.objects.create(variant="tambouille", players=["Ana", "Ben"])
+    TurnClock.objects.create(game=match, seconds=90)
+    alone = Game.objects.create(variant="tambouille", players=["Ana", "Ben"])  # no timer set
+    archive = tmp_path / "backup.zip"
+    call_command("backup_games", str(archive), stdout=io.StringIO())
+    Game.objects.all().delete()
+    call_command("restore_games", str(archive), stdout=io.StringIO())
+
+    def rematch_of(game: Game) -> str | None:
+        restored = Game.objects.get(edit_key=game.edit_key)
+        return restored.next_game.edit_key if restored.next_game_id else None
+
+    assert [rematch_of(g) for g in (first, second, third)] == [
+        second.edit_key,
+        third.edit_key,
+        None,
+    ]
+    assert TurnClock.objects.get(game__edit_key=match.edit_key).seconds == 90
+    assert not TurnClock.objects.filter(game__edit_key=alone.edit_key).exists()
+    # The share link follows the table from game to game, as before the backup.
+    moved = client.get(f"/s/{first.share_key}/live/", HTTP_HX_REQUEST="true")
+    assert moved["HX-Redirect"] == f"/s/{second.share_key}/"
+
+
+@pytest.mark.django_db
+def test_an_archive_from_before_rematches_were_kept_restores(parts, tmp_path):
+    for number in (1, 2):
+        without(number, "next_game")(parts)
+    call_command("restore_games", str(parts.write(tmp_path / "old.zip")), stdout=io.StringIO())
+    assert Game.objects.filter(next_game__isnull=False).count() == 0
+    assert Game.objects.count() == 3
 
 
 @pytest.mark.django_db
@@ -305,6 +343,24 @@ def damaged_member(parts: Parts) -> None:
     parts.raw = data[:at] + b"'" + data[at + 1 :]
 
 
+def rematch_of_itself(parts: Parts) -> None:
+    parts.entries[0]["next_game"] = parts.entries[0]["edit_key"]
+
+
+def rematches_in_a_circle(parts: Parts) -> None:
+    parts.entries[0]["next_game"] = parts.entries[1]["edit_key"]
+    parts.entries[1]["next_game"] = parts.entries[0]["edit_key"]
+
+
+def one_rematch_of_two(parts: Parts) -> None:
+    """Game 2 is the rematch of game 1, and of a third game added to the archive."""
+    parts.entries[0]["next_game"] = parts.entries[1]["edit_key"]
+    third = {**copy.deepcopy(parts.entries[0]), "file": "games/third.game.json"}
+    third |= {"edit_key": "ThirdGame", "share_key": "ThirdShare"}
+    parts.members["games/third.game.json"] = parts.members[parts.entries[0]["file"]]
+    parts.entries.append(third)
+
+
 NOT_A_BACKUP = "this is not a Tamalou Ref backup"
 G1 = "game 1 of manifest.json"
 G2 = "game 2 of manifest.json"
@@ -452,6 +508,24 @@ MALFORMED = {
     "share key is an edit key": (share_key_is_an_edit_key, "is also the edit_key of game 1"),
     "same file twice": (same_file_twice, f"{G2}: its file"),
     "key already in the database": (other_game_keys, "is already in this database"),
+    # the rematches and a match's time of a turn
+    "rematch not in the archive": (
+        entry(1, "next_game", "NoSuchGame"),
+        f"({G1}): 'next_game' must be the edit key of another game of the archive, not "
+        '"NoSuchGame"',
+    ),
+    "rematch of itself": (rematch_of_itself, f"({G1}): 'next_game' must be the edit key of"),
+    "rematch not a key": (entry(2, "next_game", 7), f"{G2}: 'next_game' must be null or"),
+    "rematches in a circle": (rematches_in_a_circle, "its rematches lead back to it"),
+    "one rematch of two games": (one_rematch_of_two, "is already the rematch of game"),
+    "time of a turn not offered": (
+        entry(1, "turn_seconds", 7),
+        f"{G1}: 'turn_seconds' must be null or one of 30, 60, ",
+    ),
+    "time of a turn of a variant": (
+        entry(1, "turn_seconds", 120),
+        f"({G1}): 'turn_seconds' is the time of a turn of a Tambouille match, and this game",
+    ),
 }
 
 

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from scoring.models import Game, Round
 from scoring.referee import engine
-from tests.test_browser import shoot, tap_card
+from tests.test_browser import assert_fits_the_phone, shoot, tap_card
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -163,7 +163,14 @@ def test_clear_empties_the_form_and_its_draft(phone: Page, live_server):
     game = Game.objects.create(variant="koubo", players=["Léa", "Marc", "Nina"])
     phone.goto(f"{live_server.url}/g/{game.edit_key}/")
     type_a_round(phone)
-    phone.get_by_role("link", name="Clear").tap()
+    clear = phone.locator(".round-form details.clear")
+    clear.get_by_text("Clear", exact=True).tap()  # it asks first: nothing is emptied yet
+    expect(clear.get_by_text("Empty everything typed in this form?")).to_be_visible()
+    expect(phone.locator("#id_total_1")).not_to_have_value("")
+    assert_fits_the_phone(phone)
+    shoot(phone, "clear-asks-first")
+    clear.get_by_role("link", name="Yes, clear the form").tap()
+    expect(clear).not_to_have_attribute("open", "")
     expect(phone.locator("#id_total_1")).to_have_value("")
     expect(phone.locator('.hand[data-seat="0"] .chips')).to_be_empty()
     expect(phone.locator(".picker button[data-card='7H']")).to_be_enabled()

@@ -92,8 +92,8 @@ function restore(form, draft) {
   }
 }
 
-// "Clear": the form and its draft emptied (a correction goes back to the round as stored, by
-// its link; "Discard my round" after a conflict to the sheet as it is, by its link).
+// "Clear", once confirmed: the form and its draft emptied (a correction goes back to the round
+// as stored, by its link; "Discard my round" after a conflict to the sheet as it is, by its link).
 function clear(event) {
   const form = roundForm();
   const link = event.target.closest("a[data-clear]");
@@ -102,6 +102,7 @@ function clear(event) {
   event.stopImmediatePropagation(); // not kept again by keepTyped on the way out
   if (form.elements.edits?.value || link.closest(".conflict")) return;
   event.preventDefault();
+  link.closest("details")?.removeAttribute("open"); // the question asked and answered
   fillForm(form, []);
 }
 

@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 
 from bench.fixtures import evening_game
 from scoring.models import Game
+from scoring.referee import engine
 from tests.test_browser import SCREENSHOTS, assert_fits_the_phone, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -221,3 +222,19 @@ def test_a_30_round_8_player_sheet_stays_short(phone: Page, live_server):
     expect(phone).to_have_url(re.compile(r"/rounds/\d+/edit/$"))
     expect(phone.locator("h1, h2").first).to_be_visible()
     assert "Round 2" in phone.content()
+
+
+def test_a_round_a_viewer_opened_stays_open_when_the_sheet_updates_live(phone: Page, live_server):
+    game = evening_game(30, seed=12)
+    phone.goto(f"{live_server.url}/s/{game.share_key}/")
+    folded = phone.locator("#round-5")
+    folded.scroll_into_view_if_needed()
+    folded.locator("summary h3").tap()
+    expect(folded.locator("tbody tr")).to_have_count(8)
+    # Another phone saves round 31: the viewer's sheet updates by itself.
+    game.add_round(31, engine.RoundEntry(hands=dict.fromkeys(game.players, 3)))
+    expect(phone.locator("#round-31")).to_be_attached(timeout=15_000)
+    expect(phone.locator("#round-1")).not_to_be_attached()  # the history was redrawn
+    expect(folded.locator("details")).to_have_attribute("open", "")
+    expect(folded.locator("tbody tr")).to_have_count(8)
+    shoot(phone, f"23-opened-round-kept-{phone.viewport_size['width']}")

@@ -16,6 +16,20 @@ document.addEventListener("htmx:afterSettle", () => {
   });
 });
 
+// A live update redraws the history: the older rounds a viewer had opened are opened again
+// (their rest fetched again, as when they were opened), not closed under the viewer's thumb.
+let opened = [];
+document.addEventListener("htmx:beforeSwap", (event) => {
+  if (event.detail.elt.id !== "live-top" || !event.detail.shouldSwap) return;
+  const open = document.querySelectorAll("#history article.round[id] > details[open]");
+  opened = [...open].map((details) => details.parentElement.id);
+});
+document.addEventListener("htmx:afterSettle", () => {
+  for (const id of opened.splice(0)) {
+    document.querySelector(`#${CSS.escape(id)} > details:not([open])`)?.setAttribute("open", "");
+  }
+});
+
 // The live push, once the page has loaded (stream.js).
 if (document.getElementById("live-top")) {
   addEventListener("load", () => import("./stream.js").then((stream) => stream.start()));

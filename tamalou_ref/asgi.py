@@ -14,7 +14,9 @@ os.environ.setdefault("CONN_MAX_AGE", "0")
 
 django_application = get_asgi_application()  # sets Django up: the models can be imported now
 
+from scoring.bodies import limit_bodies  # noqa: E402
 from scoring.stream import with_streams  # noqa: E402
 
-# The sheets' live streams are served beside Django, on the event loop (scoring/stream.py).
-application = with_streams(django_application)
+# The sheets' live streams are served beside Django, on the event loop (scoring/stream.py);
+# no request body past MAX_REQUEST_BYTES is read (scoring/bodies.py).
+application = limit_bodies(with_streams(django_application))

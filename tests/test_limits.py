@@ -197,3 +197,99 @@ def test_a_latin_1_form_with_a_csrf_cookie_and_origin_is_the_apps_400(settings, 
     assert response.status_code == 400
     assert "This request could not be read" in response.content.decode()
     assert not Game.objects.exists()
+
+
+# --- bodies under ASGI (make run, make serve): none past the limit is read --------------------
+
+
+def asgi_post(path: str, headers: list[tuple[bytes, bytes]], chunks) -> tuple[int, bytes, int]:
+    """POST ``path`` to the ASGI application as a server would, its body given by ``chunks``
+    (an iterator of bytes, each a message): the status, the page, and the bytes the
+    application took from the server."""
+    import asyncio
+
+    from tamalou_ref.asgi import application
+
+    taken = 0
+    sent: list[dict] = []
+
+    async def receive():
+        nonlocal taken
+        chunk = next(chunks, None)
+        if chunk is None:
+            await asyncio.Event().wait()  # a server waits for the rest of the body
+        taken += len(chunk)
+        return {"type": "http.request", "body": chunk, "more_body": True}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1"), (b"cookie", b"django_language=en"), *headers],
+        "client": ("192.0.2.9", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
+    asyncio.run(asyncio.wait_for(application(scope, receive, send), timeout=30))
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return sent[0]["status"], body, taken
+
+
+def test_under_asgi_a_body_said_too_long_is_refused_413_and_not_read(settings):
+    """The probe's 1.5 GB post was read to the disk before its 413; a Content-Length past the
+    limit with only a little sent held the request open."""
+    settings.MAX_REQUEST_BYTES = 1000
+    never = iter(())  # the body is never asked for
+    headers = [(b"content-length", b"300000000"), (b"content-type", b"application/json")]
+    status, page, taken = asgi_post("/import/", headers, never)
+    assert status == 413 and taken == 0
+    assert "This request is too large" in page.decode()
+
+
+def test_under_asgi_a_body_without_its_length_is_read_up_to_the_limit_then_refused(settings):
+    settings.MAX_REQUEST_BYTES = 100_000
+    endless = iter(lambda: b"x" * 8192, None)  # chunked, and it never ends
+    status, page, taken = asgi_post("/import/", [(b"content-type", b"text/plain")], endless)
+    assert status == 413
+    assert 100_000 < taken <= 100_000 + 8192  # stopped at the first chunk past the limit
+    assert "This request is too large" in page.decode()
+
+
+def test_under_asgi_a_body_within_the_limit_reaches_the_application_whole():
+    import asyncio
+
+    from scoring.bodies import limit_bodies
+
+    seen = []
+
+    async def application(scope, receive, send):
+        seen.append(scope)
+        seen.append(await receive())
+        seen.append(await receive())
+
+    messages = iter(
+        [
+            {"type": "http.request", "body": b"ab", "more_body": True},
+            {"type": "http.request", "body": b"cd", "more_body": False},
+            {"type": "http.disconnect"},
+        ]
+    )
+
+    async def receive():
+        return next(messages)
+
+    scope = {"type": "http", "method": "POST", "path": "/", "headers": []}
+    asyncio.run(limit_bodies(application)(scope, receive, None))
+    assert seen == [
+        scope,
+        {"type": "http.request", "body": b"abcd", "more_body": False},
+        {"type": "http.disconnect"},  # then what the server says next, as it says it
+    ]

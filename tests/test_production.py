@@ -243,3 +243,31 @@ def test_requests_alternating_between_two_app_servers(two_servers):
         assert "Manche 1</h3>" in other_phone.get(f"{server}/{share}")
         assert "Manche 1</h3>" in phone.get(f"{server}/g/{key}/")
         assert "Manche 1</h3>" in other_phone.get(f"{server}/{share}live/")
+
+
+def test_make_serves_uvicorn_workers_read_no_body_past_the_limit(tmp_path):
+    """A Content-Length of 300 MB with 1 KB sent: 413 at once (it waited for the rest, and a
+    whole 1.5 GB body was read to the disk before its 413). Chunked, with no end: read up to
+    the limit (2.2 MB), then 413."""
+    import socket
+    from urllib.parse import urlsplit
+
+    def status_line(sock: socket.socket) -> bytes:
+        sock.settimeout(30)  # the wait for an answer that comes at once; not a pause
+        return sock.makefile("rb").readline()
+
+    head = "POST /import/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    with app_servers(tmp_path, asgi=True) as (server, _):
+        address = (urlsplit(server).hostname, urlsplit(server).port)
+        with socket.create_connection(address) as sock:
+            sock.sendall(f"{head}Content-Length: 300000000\r\n\r\n".encode() + b"{" * 1024)
+            assert status_line(sock).startswith(b"HTTP/1.1 413 ")
+        with socket.create_connection(address) as sock:
+            sock.sendall(f"{head}Transfer-Encoding: chunked\r\n\r\n".encode())
+            chunk = b"2000\r\n" + b" " * 0x2000 + b"\r\n"
+            try:
+                for _ in range(400):  # 3.3 MB: past the limit
+                    sock.sendall(chunk)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the server answered and closed: its answer is waiting
+            assert status_line(sock).startswith(b"HTTP/1.1 413 ")

@@ -6,12 +6,10 @@ fixed window, and past its rate answered 429 with the app's page (``errors.too_m
 before anything is stored. The rates (``RATE_LIMITS`` in the settings) are far above
 what a table does in an evening, so a real table never meets them.
 
-The counts live in Django's database cache (``CACHES["ratelimit"]``, its table created by
-migration 0004): the one database that every gunicorn worker and every app server already
-shares, so a client cannot spread its requests over processes to pass the limit. That cache
-increments with a read and a write, not atomically (django-ratelimit's check E003, silenced
-in the settings): requests arriving at the very same moment may count once between them,
-which lets a flood through by a few requests at most.
+The counts live in the database (``CACHES["ratelimit"]``, ``scoring/ratecache.py``, in the
+table of migration 0004): the one database that every gunicorn worker and every app server
+already shares, so a client cannot spread its requests over processes to pass the limit.
+Each count is one atomic statement, so requests arriving at the same moment each count.
 """
 
 from __future__ import annotations

@@ -114,16 +114,30 @@ def test_syncs_past_the_rate_are_refused_and_the_phone_keeps_its_round(tight):
 
 
 def test_the_counts_are_shared_through_the_database_by_every_process(tight):
-    """The limits' cache is the database's, not a process's memory."""
-    assert caches["ratelimit"].__class__.__name__ == "DatabaseCache"
+    """The limits' counts are the database's, not a process's memory: one row per client
+    and window, counted in it."""
+    assert caches["ratelimit"].__class__.__name__ == "CountsCache"
     client = phone()
     for _ in range(3):
         client.post("/new/tamalou/", NEW_GAME)
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT COUNT(*) FROM scoring_ratelimit")
-        assert cursor.fetchone()[0] == 1
+        cursor.execute("SELECT value FROM scoring_ratelimit")
+        assert cursor.fetchall() == [("3",)]
+
+
+def test_a_count_starts_again_once_its_window_is_over():
+    counts = caches["ratelimit"]
+    assert counts.add("k", 1, 60) and not counts.add("k", 1, 60)
+    assert [counts.incr("k") for _ in range(3)] == [2, 3, 4] and counts.get("k") == 4
+    assert counts.add("gone", 7, -1)  # already expired
+    assert counts.get("gone") is None
+    with pytest.raises(ValueError):
+        counts.incr("gone")
+    assert counts.add("gone", 1, 60) and counts.get("gone") == 1  # a new window, a new count
+    counts.set("k", 9, 60)
+    assert counts.get("k") == 9 and counts.delete("k") and counts.get("k", "none") == "none"
 
 
 def test_the_default_rates_let_a_busy_table_play_its_evening():

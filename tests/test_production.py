@@ -271,3 +271,37 @@ def test_make_serves_uvicorn_workers_read_no_body_past_the_limit(tmp_path):
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the server answered and closed: its answer is waiting
             assert status_line(sock).startswith(b"HTTP/1.1 413 ")
+
+
+def test_a_flood_of_new_games_from_one_client_at_once_passes_no_limit(tmp_path, monkeypatch):
+    """Sixty posts at once, twenty at a time, over two servers: thirty games, thirty 429s.
+    The counts were read then written, and on PostgreSQL 63 to 96 games were made past 30."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setenv("RATE_LIMIT_NEW_GAMES", "30/d")  # no window ends while it runs
+
+    class Refused(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None  # the 302 itself is the answer
+
+    with app_servers(tmp_path, asgi=True) as servers:
+        page = Browser().get(f"{servers[0]}/new/tamalou/")
+        token = page.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+        opener = urllib.request.build_opener(Refused)
+
+        def create(number: int) -> int:
+            server = servers[number % 2]
+            body = {"name_0": "Léa", "name_1": "Marc", "action": "create"}
+            body = urllib.parse.urlencode({**body, "csrfmiddlewaretoken": "a" * 32}).encode()
+            request = urllib.request.Request(f"{server}/new/tamalou/", body)
+            request.add_header("Cookie", f"csrftoken={'a' * 32}")
+            try:
+                with opener.open(request, timeout=60) as answer:
+                    return answer.status
+            except urllib.error.HTTPError as answer:
+                return answer.code
+
+        assert token  # the form is there
+        with ThreadPoolExecutor(20) as pool:
+            answers = sorted(pool.map(create, range(60)))
+    assert answers == [302] * 30 + [429] * 30, answers

@@ -15,6 +15,7 @@ from scoring.device import owns_rule_set, remember_rule_set
 from scoring.forms import HouseRulesForm, NewGameForm, apply_step
 from scoring.house_rules import phone_rule_sets, rule_set_context, sample_round
 from scoring.httpcache import HtmxHttpRequest
+from scoring.limits import RULE_SET, limited
 from scoring.models import RuleSet
 from scoring.referee import engine
 from scoring.referee.variants import VARIANTS
@@ -95,6 +96,7 @@ def keep_rule_set(request: HtmxHttpRequest, key: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@limited(RULE_SET)
 def edit_rule_set(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """Change a saved set (the games already started with it keep their own copy). Only the
     phone that saved it changes it; a phone it was shared with saves its own copy."""

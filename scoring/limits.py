@@ -1,7 +1,8 @@
 """Rate limits on the writes that create things, per client (django-ratelimit).
 
-A new game, an import and a round sent by a phone that was offline each create rows; without
-a limit one client created 2,000 games in 5 seconds. Each is counted per client address in a
+A new game, an import, a round sent by a phone that was offline and a saved set of house rules
+each create rows; without a limit one client created 2,000 games in 5 seconds (and 100 copies
+of a shared set in 3). Each is counted per client address in a
 fixed window, and past its rate answered 429 with the app's page (``errors.too_many_requests``)
 before anything is stored. The rates (``RATE_LIMITS`` in the settings) are far above
 what a table does in an evening, so a real table never meets them.
@@ -20,7 +21,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django_ratelimit.decorators import ratelimit
 
-NEW_GAME, IMPORT, SYNC = "new-game", "import", "sync"
+NEW_GAME, IMPORT, SYNC, RULE_SET = "new-game", "import", "sync", "rule-set"
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -40,9 +41,12 @@ def client_ip(request: HttpRequest) -> str:
 def rate(group: str, request: HttpRequest) -> str | None:
     """The rate of ``group`` (read when each request comes, so tests can change it); the new
     game form's buttons that add or move a player row, step a number or score a sample round
-    create nothing and are not counted (saving house rules under a name is)."""
+    create nothing and are not counted (saving house rules under a name is), nor are a saved
+    set's steps and deck redrawn on its page (its Save is: a phone a set was shared with saves
+    a copy each time)."""
     action = request.POST.get("action", "")
-    if group == NEW_GAME and (action not in ("", "create", "save_rules") or "step" in request.POST):
+    saves = action in ("", "create", "save_rules") and "step" not in request.POST
+    if group in (NEW_GAME, RULE_SET) and not saves:
         return None
     return settings.RATE_LIMITS[group]
 

@@ -189,6 +189,7 @@ RATE_LIMITS = {
     "new-game": os.environ.get("RATE_LIMIT_NEW_GAMES", "30/10m"),
     "import": os.environ.get("RATE_LIMIT_IMPORTS", "30/10m"),
     "sync": os.environ.get("RATE_LIMIT_SYNCS", "300/10m"),
+    "rule-set": os.environ.get("RATE_LIMIT_RULE_SETS", "30/10m"),
 }
 # django-ratelimit knows memcached and Redis only (W001); ours counts atomically in the
 # database (scoring/ratecache.py).

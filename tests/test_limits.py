@@ -32,7 +32,7 @@ def a_file(content: bytes, name: str = "game.json"):
 @pytest.fixture
 def tight(settings):
     """Rates of 3 per day, so that a test never crosses a window's end while it runs."""
-    settings.RATE_LIMITS = {"new-game": "3/d", "import": "3/d", "sync": "3/d"}
+    settings.RATE_LIMITS = {"new-game": "3/d", "import": "3/d", "sync": "3/d", "rule-set": "3/d"}
 
 
 def test_new_games_past_the_rate_get_the_apps_429_page_and_create_nothing(tight):
@@ -111,6 +111,23 @@ def test_syncs_past_the_rate_are_refused_and_the_phone_keeps_its_round(tight):
     refused = client.post(f"/g/{game.edit_key}/rounds/sync/", posted)
     assert refused.status_code == 429  # not JSON: pending.js keeps the round and tries later
     assert Round.objects.filter(game=game).count() == 3
+
+
+def test_copies_of_a_shared_set_past_the_rate_get_the_429_page_and_save_nothing(tight):
+    """A phone a set was shared with saves a copy each time: a probe made 100 in 3 seconds."""
+    from scoring.models import RuleSet
+
+    shared = RuleSet.objects.create(name="Chez Mamie", variant="tamalou")
+    stranger = phone("192.0.2.7")
+    saved = {"rules_name": "Chez nous", "joker_value": "-5"}
+    for _ in range(3):
+        assert stranger.post(f"/h/{shared.key}/edit/", saved).status_code == 302
+    stepped = stranger.post(f"/h/{shared.key}/edit/", {**saved, "step": "joker_value:-1"})
+    assert stepped.status_code == 200  # a step saves nothing and is not counted
+    refused = stranger.post(f"/h/{shared.key}/edit/", saved)
+    assert refused.status_code == 429 and "Too many" in refused.content.decode()
+    assert RuleSet.objects.count() == 1 + 3
+    assert phone("192.0.2.8").post(f"/h/{shared.key}/edit/", saved).status_code == 302
 
 
 def test_the_counts_are_shared_through_the_database_by_every_process(tight):

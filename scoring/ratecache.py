@@ -34,11 +34,17 @@ class CountsCache(BaseDatabaseCache):
             cursor.execute(sql.format(table=table), params)
             return cursor.fetchall() if cursor.description else []
 
-    def _moment(self, seconds: float | None = 0) -> object:
-        """Now, or ``seconds`` from now (None: no end), as the database compares it."""
-        moment = timezone.now() + timedelta(seconds=FOREVER if seconds is None else seconds)
+    def _moment(self, seconds: float = 0) -> object:
+        """Now, or ``seconds`` from now, as the database compares it."""
+        moment = timezone.now() + timedelta(seconds=seconds)
         connection = connections[router.db_for_write(self.cache_model_class)]
         return connection.ops.adapt_datetimefield_value(moment)
+
+    def _expires(self, timeout) -> object:
+        """When a count set now with ``timeout`` (seconds; None: never, 0: at once) ends."""
+        if timeout is DEFAULT_TIMEOUT:
+            timeout = self.default_timeout
+        return self._moment(FOREVER if timeout is None else timeout or -1)
 
     def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None) -> bool:
         """Start a count at ``value``, unless a count under ``key`` has not expired."""
@@ -48,7 +54,7 @@ class CountsCache(BaseDatabaseCache):
             "INSERT INTO {table} (cache_key, value, expires) VALUES (%s, %s, %s) "
             "ON CONFLICT (cache_key) DO UPDATE SET value = excluded.value, "
             "expires = excluded.expires WHERE {table}.expires < %s RETURNING cache_key",
-            [key, str(int(value)), self._moment(self.get_backend_timeout(timeout)), now],
+            [key, str(int(value)), self._expires(timeout), now],
         )
         if added:  # a new window: the counts of ended ones go
             self._run("DELETE FROM {table} WHERE expires < %s", [now])
@@ -82,7 +88,7 @@ class CountsCache(BaseDatabaseCache):
             "INSERT INTO {table} (cache_key, value, expires) VALUES (%s, %s, %s) "
             "ON CONFLICT (cache_key) DO UPDATE SET value = excluded.value, "
             "expires = excluded.expires",
-            [key, str(int(value)), self._moment(self.get_backend_timeout(timeout))],
+            [key, str(int(value)), self._expires(timeout)],
         )
 
     def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None) -> bool:
@@ -90,7 +96,7 @@ class CountsCache(BaseDatabaseCache):
         rows = self._run(
             "UPDATE {table} SET expires = %s WHERE cache_key = %s AND expires >= %s "
             "RETURNING cache_key",
-            [self._moment(self.get_backend_timeout(timeout)), key, self._moment()],
+            [self._expires(timeout), key, self._moment()],
         )
         return bool(rows)
 

@@ -155,6 +155,14 @@ def test_a_count_starts_again_once_its_window_is_over():
     assert counts.add("gone", 1, 60) and counts.get("gone") == 1  # a new window, a new count
     counts.set("k", 9, 60)
     assert counts.get("k") == 9 and counts.delete("k") and counts.get("k", "none") == "none"
+    # the counts of ended windows are deleted when a new one starts
+    counts.set("ended", 5, -1)
+    assert counts.add("started", 1, 60)
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT cache_key FROM scoring_ratelimit")
+        assert sorted(key for (key,) in cursor.fetchall()) == [":1:gone", ":1:started"]
 
 
 def test_the_default_rates_let_a_busy_table_play_its_evening():

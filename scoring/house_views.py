@@ -95,7 +95,7 @@ def keep_rule_set(request: HtmxHttpRequest, key: str) -> HttpResponse:
     return redirect("rule_set", key=found.key)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @limited(RULE_SET)
 def edit_rule_set(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """Change a saved set (the games already started with it keep their own copy). Only the
@@ -103,7 +103,7 @@ def edit_rule_set(request: HtmxHttpRequest, key: str) -> HttpResponse:
     found = get_object_or_404(RuleSet, key=key)
     page, own = "rule_set_edit.html", owns_rule_set(request, found.key)
     context = {"rule_set": found, "own": own}
-    if request.method == "GET":
+    if request.method != "POST":  # GET, or HEAD (its answer without the body)
         initial = HouseRulesForm.initial_of(found.settings, found.name)
         form = HouseRulesForm(variant=found.variant, naming=True, initial=initial)
         return render(request, page, {"form": form, **context})

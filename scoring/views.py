@@ -95,13 +95,13 @@ def stats(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "stats.html", stats_context(game_records(request)))
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @limited(NEW_GAME)
 def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     if variant not in engine.GAMES:
         raise Http404
     rules = engine.GAMES[variant]
-    if request.method == "GET":
+    if request.method != "POST":  # GET, or HEAD (its answer without the body)
         return new_game_start(request, variant, rows=min(4, rules.max_players))
     data = request.POST.copy()
     rows = min(max(sum(1 for key in data if key.startswith("name_")), 2), MAX_ROWS)
@@ -120,7 +120,7 @@ def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     return redirect("edit", key=game.edit_key)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @limited(IMPORT)
 def import_game(request: HtmxHttpRequest) -> HttpResponse:
     form = ImportForm.bind(request)
@@ -295,13 +295,13 @@ def show_correction(request: HtmxHttpRequest, form: RoundForm, status: int = 200
     return render(request, "round_edit.html", context, status=status)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @private
 def round_edit(request: HtmxHttpRequest, key: str, round_id: int) -> HttpResponse:
     game = find_game("edit", key)
     stored, number = find_round(game, round_id)
     form_class = RoundForm.for_game(game)
-    if request.method == "GET":
+    if request.method != "POST":  # GET, or HEAD (its answer without the body)
         return show_correction(request, form_class.as_stored(game, stored, number))
     form = form_class(request.POST.copy(), game=game, number=number, editing=stored)
     if form.picker_tap():
@@ -323,7 +323,7 @@ def round_edit(request: HtmxHttpRequest, key: str, round_id: int) -> HttpRespons
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @private
 def round_delete(request: HtmxHttpRequest, key: str, round_id: int) -> HttpResponse:
     game = find_game("edit", key)

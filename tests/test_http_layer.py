@@ -313,3 +313,28 @@ def test_a_page_asked_for_by_many_at_once_is_rendered_once(monkeypatch):
 @given(st.text(alphabet=st.sampled_from("ab<> \t\n\r\u00a0\u202f\u2028\x0b"), max_size=40))
 def test_a_page_loses_its_indentation_as_the_pattern_would_take_it(html):
     assert httpcache.without_indentation(html) == re.sub(r"\s*\n\s*", "\n", html)
+
+
+@pytest.mark.django_db
+def test_every_page_a_phone_opens_answers_head_as_get_without_its_body(client):
+    """HEAD is GET without the body (RFC 9110): the round's edit and delete pages answered 405,
+    and a form page must not take it for a post."""
+    from scoring.models import RuleSet
+
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    client.post(f"/g/{game.edit_key}/", {"number": 1, "save": "1", "total_0": "3", "total_1": "9"})
+    stored = Round.objects.get(game=game)
+    rule_set = RuleSet.objects.create(name="Chez Mamie", variant="tamalou")
+    before = (Game.objects.count(), Round.objects.count(), RuleSet.objects.count())
+    for url in (
+        f"/g/{game.edit_key}/",
+        f"/g/{game.edit_key}/rounds/{stored.pk}/edit/",
+        f"/g/{game.edit_key}/rounds/{stored.pk}/delete/",
+        "/new/tamalou/",
+        "/import/",
+        f"/h/{rule_set.key}/edit/",
+    ):
+        head, get = client.head(url), client.get(url)
+        assert head.status_code == get.status_code == 200, url
+        assert head.content == b"" and head["Content-Type"] == get["Content-Type"], url
+    assert (Game.objects.count(), Round.objects.count(), RuleSet.objects.count()) == before

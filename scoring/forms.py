@@ -617,7 +617,18 @@ class PenaltyForm(forms.Form):
         return data
 
 
-PenaltyFormSet = forms.formset_factory(PenaltyForm, extra=0, min_num=1, max_num=16)
+class BasePenaltyFormSet(forms.BaseFormSet):
+    default_error_messages = {
+        "too_many_forms": ngettext_lazy(
+            "A round has at most %(num)d penalty.", "A round has at most %(num)d penalties.", "num"
+        )
+    }
+
+
+# At most 16 rows, refused past that (Django's max_num alone draws no more, but takes 1,000).
+PenaltyFormSet = forms.formset_factory(
+    PenaltyForm, BasePenaltyFormSet, extra=0, min_num=1, max_num=16, validate_max=True
+)
 
 
 @dataclass
@@ -783,8 +794,8 @@ class HandsForm(RoundForm):
             # Posted without the formset's management form, with it blank or not a count, or
             # counting fewer rows than were sent (penalty-TOTAL_FORMS=0 silently dropped every
             # penalty): count the rows that were sent.
-            rows = [re.match(r"penalty-(\d{1,2})-", key) for key in data]
-            sent = max((int(row[1]) + 1 for row in rows if row), default=0)
+            rows = [re.match(r"penalty-(\d+)-", key) for key in data]
+            sent = max((int(row[1][:5]) + 1 for row in rows if row), default=0)
             total = str(data.get("penalty-TOTAL_FORMS", "")).strip()
             given = total.lstrip("0") or "0"
             if not total or not (given.isascii() and given.isdigit() and int(given[:4]) >= sent):

@@ -445,3 +445,27 @@ def test_after_a_correction_the_address_is_the_sheets(client, htmx):
     assert (answer.headers["HX-Redirect"] if htmx else answer.headers["Location"]) == sheet
     stored.refresh_from_db()
     assert stored.data["hands"] == {"Léa": -2, "Marc": 5}
+
+
+def penalty_rows(count: int, start: int = 0) -> dict:
+    rows = {}
+    for row in range(start, start + count):
+        rows |= {f"penalty-{row}-player": "Marc", f"penalty-{row}-points": "1"}
+    return rows
+
+
+@pytest.mark.parametrize("where", ["sheet", "sync"])
+def test_a_round_takes_at_most_16_penalties_and_refuses_more_saying_so(client, where):
+    """Django's max_num drew no more than 16 rows but took up to 1,016 (a probe stored 99)."""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    url = f"/g/{game.edit_key}/" if where == "sheet" else f"/g/{game.edit_key}/rounds/sync/"
+    round_ = {"number": "1", "total_0": "3", "total_1": "9", "save": "1"}
+    round_ |= {"penalty-INITIAL_FORMS": "0"}
+    for rows in (penalty_rows(17), penalty_rows(1, start=100)):
+        sent = {**round_, **rows, "penalty-TOTAL_FORMS": str(len(rows) // 2)}
+        refused = client.post(url, sent)
+        assert refused.status_code == 400 and not Round.objects.exists()
+        assert "A round has at most 16 penalties." in refused.content.decode()
+    saved = client.post(url, {**round_, **penalty_rows(16), "penalty-TOTAL_FORMS": "16"})
+    assert saved.status_code in (200, 302)
+    assert len(Round.objects.get(game=game).data["penalties"]) == 16

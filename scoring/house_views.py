@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from scoring.device import owns_rule_set, remember_rule_set
 from scoring.forms import HouseRulesForm, NewGameForm, apply_step
 from scoring.house_rules import phone_rule_sets, rule_set_context, sample_round
-from scoring.httpcache import HtmxHttpRequest
+from scoring.httpcache import HtmxHttpRequest, private
 from scoring.limits import RULE_SET, limited
 from scoring.models import RuleSet
 from scoring.referee import engine
@@ -76,6 +76,7 @@ def builder_action(request, variant: str, data, rows: int) -> HttpResponse | Non
 
 
 @require_safe
+@private  # reached by its key
 def rule_set(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """A saved set's page: its whole rules in the table's numbers, to share and to start with."""
     found = get_object_or_404(RuleSet, key=key)
@@ -97,6 +98,7 @@ def keep_rule_set(request: HtmxHttpRequest, key: str) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @limited(RULE_SET)
+@private  # reached by its key
 def edit_rule_set(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """Change a saved set (the games already started with it keep their own copy). Only the
     phone that saved it changes it; a phone it was shared with saves its own copy."""

@@ -79,6 +79,7 @@ def service_worker(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @require_safe
+@private  # the phone's games, by their edit links
 def home(request: HtmxHttpRequest) -> HttpResponse:
     context = {
         "summaries": game_summaries(request),
@@ -90,6 +91,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @require_safe
+@private  # this phone's games
 def stats(request: HtmxHttpRequest) -> HttpResponse:
     """Statistics of the games this phone knows (its own list: nothing across phones)."""
     return render(request, "stats.html", stats_context(game_records(request)))
@@ -262,7 +264,7 @@ def edit_csv(request: HtmxHttpRequest, key: str) -> HttpResponse:
 
 
 @require_safe
-@sheet_cache("share")
+@sheet_cache("share", private=True)  # a game's whole content
 def share_sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
     return sheet_page(request, "share", key)
 

@@ -210,6 +210,8 @@ def private(response) -> bool:
 
 
 def test_everything_that_carries_a_key_is_private_and_checked_again(client):
+    from scoring.models import RuleSet
+
     played = game()
     client.post(f"/g/{played.edit_key}/", {"number": "1", "total_0": "3", "total_1": "4"})
     stored = Round.objects.get()
@@ -218,7 +220,12 @@ def test_everything_that_carries_a_key_is_private_and_checked_again(client):
         f"/g/{played.edit_key}/rounds/{stored.pk}/edit/",
         f"/g/{played.edit_key}/rounds/{stored.pk}/delete/",
         f"/g/{played.edit_key}/live/",
+        f"/s/{played.share_key}/",
         f"/s/{played.share_key}/live/",
+        "/",  # the phone's games, by their edit links
+        "/stats/",
+        f"/h/{RuleSet.objects.create(name='Chez Mamie', variant='tamalou').key}/",
+        f"/h/{RuleSet.objects.get().key}/edit/",
     ]
     exports = [f"/{k}/{key}/{f}" for k, key in (("g", played.edit_key), ("s", played.share_key))
                for f in ("export/", "sheet.csv")]  # fmt: skip

@@ -1021,6 +1021,24 @@ class HandsForm(RoundForm):
             "picker", get_language(), self.picker_target, self.picker_target_name, drawn
         )
 
+    @cached_property
+    def fresh_key(self) -> str | None:
+        """The key a new round's empty form is kept under once drawn (``{% cache %}`` in
+        _round_form.html, all but its heading, its hidden fields and its Save button): what
+        it shows follows from the rules, the players in the round, whom the picker adds to
+        and the language, not from the round's number, so the form every phone draws after a
+        save is the one drawn before it, and so is another game's with the same players and
+        rules. None (drawn, not kept) for a form with anything in it: posted (a refusal, a
+        tap without JavaScript, a conflict) or showing a stored round (a correction)."""
+        if self.is_bound or self.editing is not None or set(self.initial) - {"number", "target"}:
+            return None
+        rules = json.dumps([self.game.variant, self.game.effective_settings()], sort_keys=True)
+        players = json.dumps(sorted(self.seats.items(), key=lambda seat: seat[1]))
+        return cache_key(
+            "new-round-form", type(self).__name__, get_language(), rules, players,
+            self.picker_target,
+        )  # fmt: skip
+
     def penalty_cards_due(self) -> int | None:
         """How many penalty cards the caller must draw, once the hands are in."""
         caller = self.value("caller")

@@ -16,6 +16,7 @@ from django.utils import translation
 from bench.fixtures import PLAYERS, evening_game
 from scoring.forms import RoundForm
 from scoring.models import Game
+from scoring.referee import engine
 from scoring.referee.variants import VARIANTS
 from scoring.sheet import history
 
@@ -172,3 +173,40 @@ def test_the_picker_is_kept_under_a_key_of_everything_it_shows():
     # a card in a hand on the server's side (a pick without JavaScript, a correction): that
     # picker is the round's own, drawn and not kept
     assert key(data={**posted, "cards_0": "KH"}) is None
+
+
+def test_a_new_rounds_form_is_kept_under_a_key_of_everything_it_shows():
+    def game_of(players=("Léa", "Marc", "Nina"), variant="tamalou", settings=None) -> Game:
+        return Game.objects.create(variant=variant, players=list(players), settings=settings or {})
+
+    def key(game: Game, language: str = "fr", data=None) -> str | None:
+        game = Game.objects.get(pk=game.pk)
+        number = game.live_count() + 1
+        with translation.override(language):
+            return RoundForm.for_game(game)(data, game=game, number=number).fresh_key
+
+    first = game_of()
+    before = key(first)
+    assert before is not None
+    first.add_round(1, engine.RoundEntry(hands={"Léa": 3, "Marc": 9, "Nina": 4}))
+    assert key(first) == before  # the form after a save is the one before it
+    assert key(game_of()) == before  # another game, the same players and rules
+    assert key(first, language="en") != before
+    assert key(game_of(settings={"card_values": {"KH": -1}})) != before  # a value
+    assert key(game_of(players=("Léa", "Marc", "Zoé"))) != before
+    assert key(game_of(players=("Marc", "Léa", "Nina"))) != before  # other seats
+    assert key(game_of(variant="koubo")) != before  # a counter-call, jokers
+    # anything in it is the form's own: posted (a refusal, a tap), or a stored round shown
+    assert key(first, data={"number": "2", "penalty-TOTAL_FORMS": "0"}) is None
+    stored = first.rounds.get()
+    assert RoundForm.for_game(first).as_stored(first, stored, 1).fresh_key is None
+
+
+def test_another_games_kept_form_is_the_form_drawn_afresh():
+    first, second = (Game.objects.create(variant="koubo", players=PLAYERS) for _ in range(2))
+    for language in ("fr", "en"):
+        viewer = Client()
+        viewer.cookies["django_language"] = language
+        drawn(viewer, f"/g/{first.edit_key}/", kept=True)  # its form kept
+        kept = drawn(viewer, f"/g/{second.edit_key}/", kept=True)
+        assert kept == drawn(viewer, f"/g/{second.edit_key}/", kept=False), language

@@ -172,6 +172,9 @@ def test_clear_empties_the_form_and_its_draft(phone: Page, live_server):
     clear.get_by_role("link", name="Yes, clear the form").tap()
     expect(clear).not_to_have_attribute("open", "")
     expect(phone.locator("#id_total_1")).to_have_value("")
+    # the page stays at the form's heading (the picker moving back to Léa scrolled it away)
+    expect(phone.locator(".round-form .round-head h2")).to_be_in_viewport()
+    expect(phone.locator(".round-form details.extras")).not_to_have_attribute("open", "")
     expect(phone.locator('.hand[data-seat="0"] .chips')).to_be_empty()
     expect(phone.locator(".picker button[data-card='7H']")).to_be_enabled()
     no_draft_left(phone)
@@ -179,6 +182,25 @@ def test_clear_empties_the_form_and_its_draft(phone: Page, live_server):
     expect(phone.locator("#id_total_2")).to_have_value("")
     expect(phone.locator('input[name=caller][value=""]')).to_be_checked()
     assert not Round.objects.exists()
+
+
+def test_clear_on_a_correction_brings_back_the_round_as_stored(phone: Page, live_server):
+    """The link went to the page's own address with #round-form: only a jump to the form,
+    the changes and the question left as they were."""
+    game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
+    game.add_round(1, engine.RoundEntry(hands={"Léa": 3, "Marc": 5}))
+    stored = Round.objects.get()
+    phone.goto(f"{live_server.url}/g/{game.edit_key}/rounds/{stored.pk}/edit/")
+    phone.locator("#id_total_1").fill("12")
+    draft_holds(phone, "12")
+    clear = phone.locator(".round-form details.clear")
+    clear.get_by_text("Clear", exact=True).tap()
+    clear.get_by_role("link", name="Yes, clear the form").tap()
+    expect(phone.locator("#id_total_1")).to_have_value("5")  # as stored
+    expect(phone.locator("#id_total_0")).to_have_value("3")
+    expect(phone.locator(".round-form details.clear")).not_to_have_attribute("open", "")
+    no_draft_left(phone)
+    assert Round.objects.get().data["hands"] == {"Léa": 3, "Marc": 5}
 
 
 def test_a_correction_keeps_its_draft_and_saves_to_the_sheets_address(phone: Page, live_server):

@@ -103,7 +103,9 @@ function clear(event) {
   if (form.elements.edits?.value || link.closest(".conflict")) return;
   event.preventDefault();
   link.closest("details")?.removeAttribute("open"); // the question asked and answered
+  form.querySelector("details.extras")?.removeAttribute("open");
   fillForm(form, []);
+  form.querySelector(".round-head").scrollIntoView({ block: "nearest" }); // not the picker's place
 }
 
 let started = false;

@@ -238,3 +238,18 @@ def test_a_round_a_viewer_opened_stays_open_when_the_sheet_updates_live(phone: P
     expect(folded.locator("details")).to_have_attribute("open", "")
     expect(folded.locator("tbody tr")).to_have_count(8)
     shoot(phone, f"23-opened-round-kept-{phone.viewport_size['width']}")
+
+
+def test_the_oldest_rounds_a_viewer_brought_stay_when_the_sheet_updates_live(
+    phone: Page, live_server
+):
+    game = evening_game(34, seed=13)
+    phone.goto(f"{live_server.url}/s/{game.share_key}/")
+    phone.get_by_role("link", name="Show rounds 1 to 4").tap()
+    expect(phone.locator("#round-2 tbody tr")).to_have_count(8)  # rounds 1 to 4, whole
+    # Another phone saves round 35: the history is redrawn with the newest 30 rounds.
+    game.add_round(35, engine.RoundEntry(hands=dict.fromkeys(game.players, 3)))
+    expect(phone.locator("#round-35")).to_be_attached(timeout=15_000)
+    expect(phone.locator("#round-2 tbody tr")).to_have_count(8)  # brought again
+    expect(phone.locator("#round-1")).to_be_attached()
+    expect(phone.locator("#history .earlier")).to_have_count(0)

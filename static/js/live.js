@@ -17,17 +17,27 @@ document.addEventListener("htmx:afterSettle", () => {
 });
 
 // A live update redraws the history: the older rounds a viewer had opened are opened again
-// (their rest fetched again, as when they were opened), not closed under the viewer's thumb.
+// (their rest fetched again, as when they were opened), and the oldest rounds of a long game,
+// once shown ("Show rounds 1 to N"), are shown again: not closed under the viewer's thumb.
 let opened = [];
+let earlierShown = false;
+let redrawn = false;
+document.addEventListener("htmx:beforeRequest", (event) => {
+  if (event.detail.elt.closest(".earlier")) earlierShown = true;
+});
 document.addEventListener("htmx:beforeSwap", (event) => {
   if (event.detail.elt.id !== "live-top" || !event.detail.shouldSwap) return;
   const open = document.querySelectorAll("#history article.round[id] > details[open]");
   opened = [...open].map((details) => details.parentElement.id);
+  redrawn = true;
 });
 document.addEventListener("htmx:afterSettle", () => {
+  if (!redrawn) return;
+  redrawn = false;
   for (const id of opened.splice(0)) {
     document.querySelector(`#${CSS.escape(id)} > details:not([open])`)?.setAttribute("open", "");
   }
+  if (earlierShown) document.querySelector("#history .earlier a")?.click();
 });
 
 // The live push, once the page has loaded (stream.js).

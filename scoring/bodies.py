@@ -5,9 +5,14 @@ Django's ASGI handler reads a request's whole body (into a temporary file past 2
 any middleware sees the request, so ``encoding.Utf8Bodies``'s 413 came only once a 1.5 GB body
 had been read to the disk, and a body that never came as long as its Content-Length said held
 the request open. ``limit_bodies`` stands in front: a Content-Length over the limit goes to
-Django with no body at all (Utf8Bodies answers 413 from that length, the body left unread);
-a body without one (chunked) is read up to the limit, and past it goes the same way, with
-the length read so far. A body within the limit reaches Django as it came.
+Django with no body at all (Utf8Bodies answers 413 from that length, and the answer closes
+the connection, so the rest is not read either); a body without one (chunked) is read up to
+the limit, and past it goes the same way, with the length read so far. A body within the
+limit reaches Django as it came, a chunked one with its length said (Django limits a form's
+fields, and reads a multipart body, by its Content-Length).
+
+The live streams (``scoring/stream.py``) stand in front of this: they read no body, and see
+their phone go by what the server says after it.
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ def limit_bodies(application):
         limit = settings.MAX_REQUEST_BYTES
         length = declared_length(scope)
         if too_large(length, limit):
-            await application(scope, unread(), send)
+            await application(scope, unread(), closing(send))
             return
         chunks, size = [], 0
         while True:
@@ -55,26 +60,42 @@ def limit_bodies(application):
             chunks.append(message.get("body", b""))
             size += len(chunks[-1])
             if size > limit:  # said nothing of its length, or sends more than it said
-                await application(refused(scope, size), unread(), send)
+                await application(with_length(scope, size), unread(), closing(send))
                 return
             if not message.get("more_body", False):
                 break
-        await application(scope, replayed(b"".join(chunks), receive), send)
+        body = b"".join(chunks)
+        if length is None:  # chunked: Django reads (and limits) a body by its Content-Length
+            scope = with_length(scope, len(body))
+        await application(scope, replayed(body, receive), send)
 
     return limited
 
 
-def refused(scope, size: int) -> dict:
-    """``scope`` saying the body's length as read so far: past the limit, which Django's
-    middleware refuses (413) without reading any body."""
+def with_length(scope, size: int) -> dict:
+    """``scope`` saying ``size`` as the body's length: the length read (of a chunked body;
+    past the limit, which Django's middleware refuses, 413, without reading any body)."""
     headers = [(n, v) for n, v in scope["headers"] if n.lower() != b"content-length"]
     return {**scope, "headers": [*headers, (b"content-length", str(size).encode())]}
 
 
+def closing(send):
+    """A ``send`` whose answer closes the connection (``Connection: close``): the server would
+    otherwise read the rest of the refused body, however long, to keep the connection."""
+
+    async def send_and_close(message) -> None:
+        if message["type"] == "http.response.start":
+            headers = [(n, v) for n, v in message.get("headers", []) if n.lower() != b"connection"]
+            message = {**message, "headers": [*headers, (b"connection", b"close")]}
+        await send(message)
+
+    return send_and_close
+
+
 def unread():
-    """A ``receive`` that gives the application an empty body, then nothing: the server would
-    go on with the body left unread, which Django takes for a broken server. Django stops
-    waiting once its answer (413, at once) is sent; the server then closes the connection."""
+    """A ``receive`` that gives the application an empty body, then nothing: what is left of
+    the body is never read (Django, which would take it for a broken server, stops waiting
+    once its 413 is sent, and the answer closes the connection)."""
     given = False
 
     async def body_left_unread():
@@ -82,7 +103,7 @@ def unread():
         if not given:
             given = True
             return EMPTY
-        await asyncio.Event().wait()  # never set: cancelled when the answer is sent
+        await asyncio.Event().wait()  # never set: cancelled once the answer is sent
 
     return body_left_unread
 

@@ -18,5 +18,6 @@ from scoring.bodies import limit_bodies  # noqa: E402
 from scoring.stream import with_streams  # noqa: E402
 
 # The sheets' live streams are served beside Django, on the event loop (scoring/stream.py);
-# no request body past MAX_REQUEST_BYTES is read (scoring/bodies.py).
-application = limit_bodies(with_streams(django_application))
+# no request body past MAX_REQUEST_BYTES reaches Django (scoring/bodies.py). A stream reads no
+# body, and sees its phone go by what the server says next: it stays outside the limit.
+application = with_streams(limit_bodies(django_application))

@@ -333,3 +333,29 @@ def test_under_asgi_a_body_within_the_limit_reaches_the_application_whole():
         {"type": "http.request", "body": b"abcd", "more_body": False},
         {"type": "http.disconnect"},  # then what the server says next, as it says it
     ]
+
+
+def test_under_asgi_a_stream_is_served_before_the_limit_with_the_servers_own_receive(
+    monkeypatch,
+):
+    """A stream reads no body and hears its phone go by what the server says next: given the
+    limit's unread body (one that never ends), it kept its place for ever (three made a
+    client's streams 429 for good)."""
+    import asyncio
+
+    from scoring import stream
+    from tamalou_ref.asgi import application
+
+    served = []
+
+    async def serve(scope, receive, send, link, key):
+        served.append((receive, link, key))
+
+    async def receive():
+        return {"type": "http.disconnect"}
+
+    monkeypatch.setattr(stream, "serve", serve)
+    headers = [(b"host", b"127.0.0.1"), (b"content-length", b"99999999")]
+    scope = {"type": "http", "method": "GET", "path": "/s/abc/stream/", "headers": headers}
+    asyncio.run(asyncio.wait_for(application(scope, receive, None), timeout=30))
+    assert served == [(receive, "share", "abc")]

@@ -44,11 +44,14 @@ def rate(group: str, request: HttpRequest) -> str | None:
     create nothing and are not counted (saving house rules under a name is), nor are a saved
     set's steps and deck redrawn on its page (its Save is: a phone a set was shared with saves
     a copy each time)."""
-    action = request.POST.get("action", "")
-    saves = action in ("", "create", "save_rules") and "step" not in request.POST
-    if group in (NEW_GAME, RULE_SET) and not saves:
-        return None
-    return settings.RATE_LIMITS[group]
+    action, stepped = request.POST.get("action", ""), "step" in request.POST
+    if group == NEW_GAME:  # as new_game_variant and house_views.builder_action branch
+        saves = action == "save_rules" or (action in ("", "create") and not stepped)
+    elif group == RULE_SET:  # as house_views.edit_rule_set branches
+        saves = not (stepped or action == "refresh")
+    else:
+        saves = True
+    return settings.RATE_LIMITS[group] if saves else None
 
 
 def limited(group: str):

@@ -126,6 +126,8 @@ def test_copies_of_a_shared_set_past_the_rate_get_the_429_page_and_save_nothing(
     assert stepped.status_code == 200  # a step saves nothing and is not counted
     refused = stranger.post(f"/h/{shared.key}/edit/", saved)
     assert refused.status_code == 429 and "Too many" in refused.content.decode()
+    # a save is counted whatever else the post says (an action the page does not know)
+    assert stranger.post(f"/h/{shared.key}/edit/", {**saved, "action": "zzz"}).status_code == 429
     assert RuleSet.objects.count() == 1 + 3
     assert phone("192.0.2.8").post(f"/h/{shared.key}/edit/", saved).status_code == 302
 
@@ -359,3 +361,15 @@ def test_under_asgi_a_stream_is_served_before_the_limit_with_the_servers_own_rec
     scope = {"type": "http", "method": "GET", "path": "/s/abc/stream/", "headers": headers}
     asyncio.run(asyncio.wait_for(application(scope, receive, None), timeout=30))
     assert served == [(receive, "share", "abc")]
+
+
+def test_house_rules_saved_under_a_name_with_a_step_are_counted(tight):
+    """The new-game page saves the rules before it looks at a step: such a post is counted."""
+    from scoring.models import RuleSet
+
+    stranger = phone("192.0.2.11")
+    saving = {**NEW_GAME, "action": "save_rules", "rules_name": "Chez nous", "step": "x"}
+    for _ in range(3):
+        assert stranger.post("/new/tamalou/", saving).status_code == 200
+    assert stranger.post("/new/tamalou/", saving).status_code == 429
+    assert RuleSet.objects.count() == 3

@@ -1122,7 +1122,7 @@ def apply_picker_action(data, hand_size: int, seats: list[int]) -> bool:
         return True
     if "add_penalty" in data:
         total = data.get("penalty-TOTAL_FORMS", "1")
-        count = int(total) if total.isascii() and total.isdigit() else 1
+        count = int(total[:4]) if total.isascii() and total.isdigit() else 1  # 5,000 digits: a 500
         data["penalty-TOTAL_FORMS"] = str(min(count + 1, PenaltyFormSet.max_num))
         return True
     return False

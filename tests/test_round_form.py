@@ -469,3 +469,11 @@ def test_a_round_takes_at_most_16_penalties_and_refuses_more_saying_so(client, w
     saved = client.post(url, {**round_, **penalty_rows(16), "penalty-TOTAL_FORMS": "16"})
     assert saved.status_code in (200, 302)
     assert len(Round.objects.get(game=game).data["penalties"]) == 16
+
+
+def test_another_penalty_with_a_count_of_5000_digits_is_no_500(client):
+    """Python refuses to read a number of 4,300 digits or more (a review found this one)."""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    posted = {"number": "1", "add_penalty": "1", "penalty-TOTAL_FORMS": "9" * 5000}
+    answer = client.post(f"/g/{game.edit_key}/", {**posted, "penalty-INITIAL_FORMS": "0"})
+    assert answer.status_code in (200, 400) and not Round.objects.exists()

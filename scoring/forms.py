@@ -509,8 +509,7 @@ class NewGameForm(HouseRulesForm):
 
     @property
     def dealer_row(self) -> int:
-        value = str(self["dealer"].value() or 0)
-        return int(value) if value.isascii() and value.isdigit() else 0
+        return small_number(str(self["dealer"].value() or 0), 0)
 
     def name_fields(self):
         return [self[f"name_{row}"] for row in range(self.rows)]
@@ -548,14 +547,20 @@ class NewGameForm(HouseRulesForm):
         )
 
 
+def small_number(text: str, otherwise: int) -> int:
+    """A posted count, index or seat, ``otherwise`` when it is not a whole number of at most
+    six digits (Python refuses to read one of 4,300 digits: a 500)."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else otherwise
+
+
 def apply_row_action(data, rows: int, action: str, most: int = engine.MAX_PLAYERS) -> int:
     """A tap on a player row's button in the posted new-game ``data``: add (up to ``most``
     rows), remove or move up a row, or choose the dealer. Returns the new number of rows."""
     names = [data.get(f"name_{row}", "") for row in range(rows)]
     dealer = data.get("dealer", "0")
-    dealer = int(dealer) if dealer.isascii() and dealer.isdigit() else 0
+    dealer = small_number(dealer, 0)
     verb, _, index = action.partition("-")
-    i = int(index) if index.isascii() and index.isdigit() else -1
+    i = small_number(index, -1)
     if verb == "add" and rows < most:
         names.append("")
     elif verb == "remove" and 0 <= i < rows and rows > engine.MIN_PLAYERS:
@@ -1107,7 +1112,7 @@ def apply_picker_action(data, hand_size: int, seats: list[int]) -> bool:
         target, _, index = data["unpick"].partition(":")
         field = "penalty_cards" if target == PENALTY_TARGET else f"cards_{target}"
         codes = [card.code for card in cards_of(data.get(field, ""))]
-        if index.isascii() and index.isdigit() and int(index) < len(codes):
+        if 0 <= small_number(index, -1) < len(codes):
             codes.pop(int(index))
         data[field] = " ".join(codes)
         data["target"] = target
@@ -1122,7 +1127,7 @@ def apply_picker_action(data, hand_size: int, seats: list[int]) -> bool:
         return True
     if "add_penalty" in data:
         total = data.get("penalty-TOTAL_FORMS", "1")
-        count = int(total[:4]) if total.isascii() and total.isdigit() else 1  # 5,000 digits: a 500
+        count = small_number(total, 1)
         data["penalty-TOTAL_FORMS"] = str(min(count + 1, PenaltyFormSet.max_num))
         return True
     return False
@@ -1140,7 +1145,7 @@ def negated(text: str) -> str:
 
 def next_target(data, target: str, hand_size: int, seats: list[int]) -> str:
     """The next player after ``target`` whose hand is still short and has no typed total."""
-    if not target.isascii() or not target.isdigit() or int(target) not in seats:
+    if small_number(target, -1) not in seats:
         return target
     start = seats.index(int(target))
     for seat in seats[start + 1 :]:

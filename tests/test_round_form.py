@@ -477,3 +477,25 @@ def test_another_penalty_with_a_count_of_5000_digits_is_no_500(client):
     posted = {"number": "1", "add_penalty": "1", "penalty-TOTAL_FORMS": "9" * 5000}
     answer = client.post(f"/g/{game.edit_key}/", {**posted, "penalty-INITIAL_FORMS": "0"})
     assert answer.status_code in (200, 400) and not Round.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "posted",
+    [
+        {"number": "1", "unpick": "0:" + "9" * 5000, "penalty-TOTAL_FORMS": "0"},
+        {"number": "1", "choose": "9" * 5000, "penalty-TOTAL_FORMS": "0"},
+        {"number": "1", "pick": "9" * 5000 + ":KH", "target": "9" * 5000},
+        {"number": "1", "negate": "total_0", "target": "9" * 5000},
+    ],
+    ids=["unpick", "choose", "pick", "negate"],
+)
+def test_a_tap_with_a_number_of_5000_digits_is_no_500(client, posted):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    answer = client.post(f"/g/{game.edit_key}/", posted)
+    assert answer.status_code in (200, 400) and not Round.objects.exists()
+
+
+@pytest.mark.parametrize("action", ["remove-" + "9" * 5000, "up-" + "9" * 5000, "add"])
+def test_a_player_row_tap_with_a_number_of_5000_digits_is_no_500(client, action):
+    posted = {"name_0": "Léa", "name_1": "Marc", "dealer": "9" * 5000, "action": action}
+    assert client.post("/new/tamalou/", posted).status_code in (200, 400)

@@ -447,16 +447,21 @@ def _check_rematches(entries: list[Entry]) -> None:
                 other=before[entry.next_game].number,
             )
         before[entry.next_game] = entry
+    # Each game is the rematch of one at most: the links make chains, or circles. Each chain
+    # is followed once from its first game; a game no chain reaches is on a circle.
+    reached: set[str] = set()
     for entry in entries:
-        seen = {entry.edit_key}
-        key = entry.next_game
+        if entry.edit_key in before:
+            continue  # not the first game of its chain
+        key = entry.edit_key
         while key is not None:
-            if key in seen:
-                raise BackupError(
-                    "{where}: its rematches lead back to it ('next_game').", where=entry.where
-                )
-            seen.add(key)
+            reached.add(key)
             key = by_key[key].next_game
+    for entry in entries:
+        if entry.edit_key not in reached:
+            raise BackupError(
+                "{where}: its rematches lead back to it ('next_game').", where=entry.where
+            )
 
 
 def _check_keys(

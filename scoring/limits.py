@@ -8,7 +8,7 @@ before anything is stored. The rates (``RATE_LIMITS`` in the settings) are far a
 what a table does in an evening, so a real table never meets them.
 
 The counts live in the database (``CACHES["ratelimit"]``, ``scoring/ratecache.py``, in the
-table of migration 0004): the one database that every gunicorn worker and every app server
+table of migration 0010): the one database that every gunicorn worker and every app server
 already shares, so a client cannot spread its requests over processes to pass the limit.
 Each count is one atomic statement, so requests arriving at the same moment each count.
 """

@@ -6,9 +6,9 @@ django-ratelimit counts a client's requests with ``cache.add(key, 1)`` (a new wi
 the same moment counted once between them, and on PostgreSQL ten threads of one client created
 63 to 96 games past a limit of 30. Here ``incr`` is ``UPDATE … SET value = value + 1`` and
 ``add`` an ``INSERT … ON CONFLICT`` that replaces only an expired count, each ``RETURNING`` what
-it did. The table is the one Django's database cache makes (``createcachetable``, migration
-0004): ``cache_key``, ``value`` (a count, as text), ``expires``; expired counts are deleted
-when a new window starts.
+it did. The table is made as Django's database cache makes one (``createcachetable``,
+migration 0010, a table of its own): ``cache_key``, ``value`` (a count, as text),
+``expires``; expired counts are deleted when a new window starts.
 """
 
 from __future__ import annotations

@@ -177,7 +177,7 @@ CACHES = {
 # are shared by every worker and server through the database, in a table of migration 0004.
 CACHES["ratelimit"] = {
     "BACKEND": "scoring.ratecache.CountsCache",  # each count one atomic statement
-    "LOCATION": "scoring_ratelimit",
+    "LOCATION": "scoring_ratecount",
 }
 RATELIMIT_USE_CACHE = "ratelimit"
 RATELIMIT_VIEW = "scoring.errors.too_many_requests"

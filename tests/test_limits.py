@@ -142,7 +142,7 @@ def test_the_counts_are_shared_through_the_database_by_every_process(tight):
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT value FROM scoring_ratelimit")
+        cursor.execute("SELECT value FROM scoring_ratecount")
         assert cursor.fetchall() == [("3",)]
 
 
@@ -163,7 +163,7 @@ def test_a_count_starts_again_once_its_window_is_over():
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT cache_key FROM scoring_ratelimit")
+        cursor.execute("SELECT cache_key FROM scoring_ratecount")
         assert sorted(key for (key,) in cursor.fetchall()) == [":1:gone", ":1:started"]
 
 

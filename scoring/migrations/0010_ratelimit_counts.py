@@ -5,21 +5,12 @@ for them; a later migration may drop it."""
 
 from __future__ import annotations
 
-from django.core.management import call_command
 from django.db import migrations
 
-TABLE = "scoring_ratecount"
-
-
-def create_table(apps, schema_editor):
-    call_command("createcachetable", TABLE, database=schema_editor.connection.alias, verbosity=0)
-
-
-def drop_table(apps, schema_editor):
-    schema_editor.execute(f"DROP TABLE IF EXISTS {schema_editor.quote_name(TABLE)}")
+from scoring.migrations._cache_table import cache_table
 
 
 class Migration(migrations.Migration):
     dependencies = [("scoring", "0009_stored_sheet")]
 
-    operations = [migrations.RunPython(create_table, drop_table)]
+    operations = [cache_table("scoring_ratecount")]

@@ -33,8 +33,8 @@ def declared_length(scope) -> str | None:
 
 
 def too_large(length: str | None, limit: int) -> bool:
-    """A Content-Length past ``limit``, read as Utf8Bodies reads it (one that is not a number
-    the server itself refuses)."""
+    """A Content-Length past ``limit`` (here, and in ``encoding.Utf8Bodies`` under either
+    server; one that is not a number the server itself refuses)."""
     if length is None or not (length.isascii() and length.isdigit()):
         return False
     return len(length) > 15 or int(length) > limit

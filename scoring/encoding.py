@@ -15,6 +15,7 @@ import codecs
 from django.conf import settings
 from django.core.exceptions import BadRequest, RequestDataTooBig
 
+from scoring.bodies import too_large
 from scoring.errors import bad_request
 
 
@@ -27,9 +28,7 @@ class Utf8Bodies:
         self.get_response = get_response
 
     def __call__(self, request):
-        length = request.META.get("CONTENT_LENGTH") or ""
-        limit = settings.MAX_REQUEST_BYTES
-        if length.isascii() and length.isdigit() and (len(length) > 15 or int(length) > limit):
+        if too_large(request.META.get("CONTENT_LENGTH"), settings.MAX_REQUEST_BYTES):
             return bad_request(request, RequestDataTooBig("Request body over MAX_REQUEST_BYTES"))
         charset = request.content_params.get("charset")
         if charset:

@@ -1001,10 +1001,15 @@ class HandsForm(RoundForm):
         ]
 
     @cached_property
+    def rules_json(self) -> str:
+        """The game's settings as it is scored with, as JSON: part of what the picker and the
+        empty form show."""
+        return json.dumps(self.game.effective_settings(), sort_keys=True)
+
+    @cached_property
     def picker_deck(self) -> tuple[list[list[dict]], str]:
         """The picker's rows with no card used, and their JSON (for ``picker_key``)."""
-        settings = json.dumps(self.game.effective_settings(), sort_keys=True)
-        return picker_deck(self.game.variant, settings, get_language())
+        return picker_rows(self.game.variant, self.rules_json, get_language())
 
     @cached_property
     def picker_target_name(self) -> str | None:
@@ -1037,11 +1042,10 @@ class HandsForm(RoundForm):
         tap without JavaScript, a conflict) or showing a stored round (a correction)."""
         if self.is_bound or self.editing is not None or set(self.initial) - {"number", "target"}:
             return None
-        rules = json.dumps([self.game.variant, self.game.effective_settings()], sort_keys=True)
         players = json.dumps(sorted(self.seats.items(), key=lambda seat: seat[1]))
         return cache_key(
-            "new-round-form", type(self).__name__, get_language(), rules, players,
-            self.picker_target,
+            "new-round-form", type(self).__name__, get_language(), self.game.variant,
+            self.rules_json, players, self.picker_target,
         )  # fmt: skip
 
     def penalty_cards_due(self) -> int | None:
@@ -1067,7 +1071,7 @@ class HandsForm(RoundForm):
 
 
 @lru_cache(maxsize=128)
-def picker_deck(variant: str, settings: str, language: str) -> tuple[list[list[dict]], str]:
+def picker_rows(variant: str, settings: str, language: str) -> tuple[list[list[dict]], str]:
     """The deck of a game's rules (``variant`` and its ``settings`` as JSON) as the picker
     shows it in ``language``, no card used, and that as JSON: the same for every round of
     every game with these rules, worked out once (the template reads it, never changes it)."""
@@ -1112,8 +1116,9 @@ def apply_picker_action(data, hand_size: int, seats: list[int]) -> bool:
         target, _, index = data["unpick"].partition(":")
         field = "penalty_cards" if target == PENALTY_TARGET else f"cards_{target}"
         codes = [card.code for card in cards_of(data.get(field, ""))]
-        if 0 <= small_number(index, -1) < len(codes):
-            codes.pop(int(index))
+        at = small_number(index, -1)
+        if 0 <= at < len(codes):
+            codes.pop(at)
         data[field] = " ".join(codes)
         data["target"] = target
         return True

@@ -174,7 +174,7 @@ CACHES = {
 }
 
 # Rate limits on the writes that create things, per client (scoring/limits.py): their counts
-# are shared by every worker and server through the database, in a table of migration 0004.
+# are shared by every worker and server through the database, in a table of migration 0010.
 CACHES["ratelimit"] = {
     "BACKEND": "scoring.ratecache.CountsCache",  # each count one atomic statement
     "LOCATION": "scoring_ratecount",

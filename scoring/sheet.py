@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import get_script_prefix, reverse
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, ngettext
 from django_htmx.http import HttpResponseClientRedirect, retarget
@@ -86,18 +87,19 @@ def history(
             "dealer": deal[0],
             "folded": fold and result.number <= count - OPEN_ROUNDS,
         }
-        if shown["folded"]:  # its header line alone, its texts worked out here (lighter than
-            # the template's tags when it is drawn)
+        if shown["folded"]:  # its header line alone, its texts worked out (and escaped) here:
+            # lighter than the template's tags and filters when it is drawn
             number = result.number
-            shown |= folded_texts | {
-                "number": number,
+            texts = folded_texts | {
+                "number": str(number),
                 "title": gettext("Round %(n)s") % {"n": number},
                 "edited": edited if stored.edits else "",
                 "dealt": gettext("dealt by %(dealer)s") % {"dealer": deal[0]},
-                "edit_url": None
+                "edit_url": ""
                 if link == "share"
                 else reverse("round_edit", args=[game.edit_key, stored.pk]),
             }
+            shown |= {name: conditional_escape(text) for name, text in texts.items()}
         else:
             played = stored.as_entry(result.number)
             shown["round"] = played
@@ -241,7 +243,7 @@ def sheet_context(
     return shown | {
         "history": lambda: history(game, sheet, fold=not whole, link=link),
         "earlier": 0 if whole else earlier_rounds(sheet),
-        "rounds_url": reverse(f"{link}_rounds", args=[key]),
+        "rounds_url": conditional_escape(reverse(f"{link}_rounds", args=[key])),  # some 60 times
         "next_deal": deals[len(sheet.rounds)] if not sheet.finished else None,
         "rounds_to_play": (variant.rounds - len(sheet.rounds)) if variant.rounds else None,
         "open_ended": not sheet.finished and variant.rounds is None,

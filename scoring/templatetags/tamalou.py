@@ -10,6 +10,7 @@ from functools import lru_cache
 from django import template
 from django.utils import timezone, translation
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 
 from scoring import display
@@ -59,6 +60,14 @@ def card_name(card: Card) -> str:
 def card(card: Card) -> str:
     """A card as players read it, red suits in red (the open rounds of a sheet show some 100)."""
     return card_in(card, get_language())
+
+
+@register.filter
+def cards(hand) -> str:
+    """Cards as players read them, a space between two: ``{{ row.cards|cards }}`` draws a
+    hand at once (the open rounds of a sheet show some 100 cards: a tag each cost more)."""
+    language = get_language()
+    return mark_safe(" ".join([card_in(c, language) for c in hand]))  # each one escaped
 
 
 @lru_cache(maxsize=256)  # the 54 cards of a deck, in either language

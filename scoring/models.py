@@ -21,10 +21,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from functools import cached_property, lru_cache
 
 from django.core.cache import cache
 from django.db import DatabaseError, connection, models, transaction
 from django.db.models import Max
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from scoring import push
@@ -193,9 +195,8 @@ class Game(models.Model):
             return []
         if "_live_rounds" in self.__dict__:
             return self._live_rounds[first:last]
-        rows = (
-            self.rounds.live().order_by("position").values_list("pk", "position", "edits", "data")
-        )
+        text = Cast("data", models.TextField())  # read as JSON only if it is shown
+        rows = self.rounds.live().order_by("position").values_list("pk", "position", "edits", text)
         return [ListedRound(*row) for row in rows[first:last]]
 
     def refresh_from_db(self, *args, **kwargs) -> None:
@@ -219,7 +220,7 @@ class Game(models.Model):
 
     def rules(self) -> HouseRules:
         """The variant (or Tambouille) with this game's house settings."""
-        return engine.GAMES[self.variant](**self.effective_settings())
+        return rules_with(self.variant, json.dumps(self.effective_settings(), sort_keys=True))
 
     def entries(self, rounds: list[Round] | None = None, first: int = 1) -> list[engine.RoundEntry]:
         """Stored rounds as the referee reads them (numbered from ``first``)."""
@@ -627,6 +628,15 @@ def _frame(value: object) -> bytes:
     return len(data).to_bytes(4, "big") + data
 
 
+@lru_cache(maxsize=256)
+def rules_with(variant: str, settings: str) -> HouseRules:
+    """A variant (or Tambouille) with house ``settings`` (as JSON), made once per process for
+    every game that plays them: rules never change once made, and what they work out once
+    (each card's value, the lowest hand possible) is then worked out once, not five times
+    for each page."""
+    return engine.GAMES[variant](**json.loads(settings))
+
+
 def _unframe(packed: bytes, at: int) -> tuple[object, int]:
     size = int.from_bytes(packed[at : at + 4], "big")
     end = at + 4 + size
@@ -692,12 +702,18 @@ class Round(models.Model):
 @dataclass(frozen=True)
 class ListedRound:
     """A stored round as the sheet lists it, read without the rest of its row (a model
-    instance and its three dates cost more than the rest of a listed round)."""
+    instance and its three dates cost more than the rest of a listed round), its data as
+    stored: a folded round shows none of it, and reading 30 rounds' hands cost a tenth of a
+    sheet."""
 
     pk: int  # the stored round's id, for its edit and delete links
     position: int
     edits: int
-    data: dict
+    text: str  # its data, as JSON
+
+    @cached_property
+    def data(self) -> dict:
+        return json.loads(self.text)
 
     def as_entry(self, number: int) -> engine.RoundEntry:
         return gamefile.round_from_json(self.data, number)

@@ -10,6 +10,7 @@ template is rendered as usual, and every one of them once the project overrides 
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import django.forms
 from django.forms.renderers import TemplatesSetting
 from django.utils.formats import localize
 from django.utils.html import conditional_escape as escape
-from django.utils.safestring import SafeData, mark_safe
+from django.utils.safestring import SafeData
 from django.utils.timezone import template_localtime
 
 WIDGETS = "django/forms/widgets/"
@@ -26,6 +27,8 @@ DJANGOS = str(Path(django.forms.__file__).parent / "templates")  # Django's own 
 
 def shown(value) -> str:
     """``{{ value }}``: localized (a number, a date) and escaped, as a template writes it."""
+    if type(value) is str:  # most of them: Django's escape() is html.escape() on text
+        return html.escape(value)
     value = localize(template_localtime(value))
     return escape(value if isinstance(value, str) else str(value))
 
@@ -33,7 +36,7 @@ def shown(value) -> str:
 def as_text(value) -> str:
     """``{{ value|stringformat:'s' }}``: the value as text, escaped unless marked safe."""
     text = f"{value}"
-    return escape(mark_safe(text) if isinstance(value, SafeData) else text)
+    return text if isinstance(value, SafeData) else html.escape(text)
 
 
 def attrs(widget: dict) -> str:

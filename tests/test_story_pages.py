@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from django.utils import timezone
 
 from scoring.models import Game, Round
 from scoring.referee import engine, gamefile
@@ -179,7 +180,7 @@ def test_the_csv_of_a_sheet_from_both_links_and_the_command(client):
     edit = client.get(f"/g/{game.edit_key}/sheet.csv")
     share = client.get(f"/s/{game.share_key}/sheet.csv")
     assert edit["Content-Type"] == "text/csv; charset=utf-8"
-    stamp = game.created_at.strftime("%Y-%m-%d")
+    stamp = timezone.localdate(game.created_at).isoformat()  # the table's day, as the file says
     names = "-".join(p.lower().replace("é", "e") for p in game.players)
     assert edit["Content-Disposition"] == f'attachment; filename="tamoul-{names}-{stamp}.csv"'
     assert edit.content == share.content
@@ -267,7 +268,7 @@ def test_a_name_with_separators_stays_one_cell_and_never_a_formula(client, separ
 
 def test_the_csv_is_named_after_the_variant_and_the_players(client):
     game = make_game("cabo_bruxellois", ("Zoé", "👩‍🍳", "Ana Lu"))
-    stamp = game.created_at.strftime("%Y-%m-%d")
+    stamp = timezone.localdate(game.created_at).isoformat()  # the table's day, as the file says
     response = client.get(f"/s/{game.share_key}/sheet.csv")
     name = f"cabo-bruxellois-zoe-ana-lu-{stamp}.csv"
     assert response["Content-Disposition"] == f'attachment; filename="{name}"'

@@ -23,14 +23,13 @@ from functools import cached_property, lru_cache
 from django import forms
 from django.forms.utils import ErrorDict, ErrorList
 from django.utils import timezone, translation
-from django.utils.html import conditional_escape
 from django.utils.text import capfirst
 from django.utils.translation import get_language, gettext_lazy, ngettext_lazy
 from django.utils.translation import gettext as _
 
 from scoring.caching import cache_key
 from scoring.device import device_games
-from scoring.display import number_attr, rank_name, say, say_detail, text_lazy
+from scoring.display import escaped, number_attr, rank_name, say, say_detail, text_lazy
 from scoring.display import points as points_text
 from scoring.models import Game, RuleSet
 from scoring.referee import engine, gamefile
@@ -1092,7 +1091,7 @@ def picker_rows(variant: str, settings: str, language: str) -> tuple[list[list[d
                 "points": points_text(value),
                 "copies": str(rules.copies(card)),
             }
-            shown = {name: conditional_escape(text) for name, text in texts.items()}
+            shown = {name: escaped(text) for name, text in texts.items()}
             rows.setdefault(card.suit, []).append(shown | {"used": False})
     shown = list(rows.values())
     return shown, json.dumps(shown, ensure_ascii=False)

@@ -8,6 +8,7 @@ and given each request's CSRF token is ``scoring.caching``'s business.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import lru_cache
 from urllib.parse import urlencode
 
@@ -24,7 +25,7 @@ from django_htmx.http import HttpResponseClientRedirect, retarget
 
 from scoring.caching import cache_key
 from scoring.chart import score_chart
-from scoring.display import points
+from scoring.display import escaped, points
 from scoring.forms import RoundForm
 from scoring.httpcache import etag_of
 from scoring.match import clock_of, match_context
@@ -78,8 +79,11 @@ def history(
     # Rounds ``first + 1`` to ``count``, counted from the oldest: if another phone added or
     # deleted the last round since the sheet was read, each result still meets its own round.
     rounds = game.rounds_between(first, count)
-    folded_texts = {"show": gettext("Show this round"), "edit": gettext("Edit")}
-    edited = gettext("edited")
+    # A folded round's texts, looked up and escaped once, then each round's filled in
+    folded_texts = {"show": escaped(gettext("Show this round")), "edit": escaped(gettext("Edit"))}
+    edited = escaped(gettext("edited"))
+    title, dealt_by = gettext("Round %(n)s"), gettext("dealt by %(dealer)s")
+    edit_url = round_edit_url(game) if link == "edit" else lambda pk: ""
     for stored, result, deal in zip(rounds, sheet.rounds[first:], deals[first:], strict=False):
         shown = {
             "entry": stored,  # the stored ``Round`` (its id for the edit and delete links)
@@ -90,16 +94,13 @@ def history(
         if shown["folded"]:  # its header line alone, its texts worked out (and escaped) here:
             # lighter than the template's tags and filters when it is drawn
             number = result.number
-            texts = folded_texts | {
-                "number": str(number),
-                "title": gettext("Round %(n)s") % {"n": number},
+            shown |= folded_texts | {
+                "number": escaped(str(number)),
+                "title": escaped(title % {"n": number}),
                 "edited": edited if stored.edits else "",
-                "dealt": gettext("dealt by %(dealer)s") % {"dealer": deal[0]},
-                "edit_url": ""
-                if link == "share"
-                else reverse("round_edit", args=[game.edit_key, stored.pk]),
+                "dealt": escaped(dealt_by % {"dealer": deal[0]}),
+                "edit_url": escaped(edit_url(stored.pk)),
             }
-            shown |= {name: conditional_escape(text) for name, text in texts.items()}
         else:
             played = stored.as_entry(result.number)
             shown["round"] = played
@@ -116,6 +117,13 @@ def history(
         rows.append(shown)
     entry_keys(game, link, rows)
     return rows[::-1]
+
+
+def round_edit_url(game: Game) -> Callable[[int], str]:
+    """The edit page's address of each round of ``game`` by its id: the address reversed once
+    and each id put in it (a sheet lists up to 27 folded rounds, each with its Edit link)."""
+    before, after = reverse("round_edit", args=[game.edit_key, 0]).rsplit("/0/", 1)
+    return lambda pk: f"{before}/{pk}/{after}"
 
 
 def entry_keys(game: Game, link: str, rounds: list[dict]) -> None:

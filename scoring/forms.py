@@ -947,12 +947,13 @@ class HandsForm(RoundForm):
 
     @cached_property
     def picker_target(self) -> str:
-        """Whose cards the picker adds to: a seat number, or the penalty cards."""
+        """Whose cards the picker adds to: a seat number, or the penalty cards (escaped: the
+        picker writes it in each of its 54 buttons)."""
         target = self.value("target")
         targets = {str(seat) for seat in self.seats.values()}
         if self.variant.penalty_cards:
             targets.add(PENALTY_TARGET)
-        return target if target in targets else str(next(iter(self.seats.values())))
+        return escaped(target if target in targets else str(next(iter(self.seats.values()))))
 
     @cached_property
     def hands(self) -> list[HandView]:

@@ -21,15 +21,19 @@ from scoring.referee.notes import card_name as name_of_card
 register = template.Library()
 
 
+# Points are digits and signs: escaped here, once, they need no more escaping where a page
+# writes them (a sheet writes some 100).
+
+
 @register.filter
 def points(value: Fraction | int | None) -> str:
-    return display.points(value)
+    return display.escaped(display.points(value))
 
 
 @register.filter
 def signed(value: Fraction | int) -> str:
     text = display.points(value)
-    return text if text.startswith("−") or value == 0 else f"+{text}"
+    return display.escaped(text if text.startswith("−") or value == 0 else f"+{text}")
 
 
 @register.filter

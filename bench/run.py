@@ -8,6 +8,9 @@
   500-round, 8-player game, a save at 500 rounds, a correction of its last and of its first
   round, /stats/ and the home page of a phone holding 60 games of 30 rounds.
 
+`--sheet` measures only the 30-round sheet's lines (to compare two versions, run by turns on
+a machine whose speed drifts), `--weight` only the first load's weight.
+
 The load comes from wrk on loopback, as a phone that visited once: it accepts gzip and
 sends back its cookies. The trivial view (/healthz) is measured the same way in the same run.
 
@@ -322,6 +325,10 @@ def main() -> None:
     if "--weight" in sys.argv:
         for name, value in measure_weight().items():
             print(f"  {name}  {value:.2f}" if isinstance(value, float) else f"  {name}  {value}")
+        shutil.rmtree(WORK, ignore_errors=True)
+        return
+    if "--sheet" in sys.argv:  # the 30×8 sheet's lines alone (to compare two versions by turns)
+        show(measure_sheet())
         shutil.rmtree(WORK, ignore_errors=True)
         return
     if "--long" in sys.argv:

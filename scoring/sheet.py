@@ -83,7 +83,7 @@ def history(
     folded_texts = {"show": escaped(gettext("Show this round")), "edit": escaped(gettext("Edit"))}
     edited = escaped(gettext("edited"))
     title, dealt_by = gettext("Round %(n)s"), gettext("dealt by %(dealer)s")
-    edit_url = round_edit_url(game) if link == "edit" else lambda pk: ""
+    edit_url = (lambda pk: "") if link == "share" else round_edit_url(game)
     for stored, result, deal in zip(rounds, sheet.rounds[first:], deals[first:], strict=False):
         shown = {
             "entry": stored,  # the stored ``Round`` (its id for the edit and delete links)

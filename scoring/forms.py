@@ -31,7 +31,7 @@ from scoring.caching import cache_key
 from scoring.device import device_games
 from scoring.display import escaped, number_attr, rank_name, say, say_detail, text_lazy
 from scoring.display import points as points_text
-from scoring.models import Game, RuleSet
+from scoring.models import Game, RuleSet, rules_with
 from scoring.referee import engine, gamefile
 from scoring.referee.cards import JOKER, RANKS, Card, UnknownCard, parse_card
 from scoring.referee.engine import GameError, Penalty, unstorable
@@ -1005,7 +1005,7 @@ class HandsForm(RoundForm):
     def rules_json(self) -> str:
         """The game's settings as it is scored with, as JSON: part of what the picker and the
         empty form show."""
-        return json.dumps(self.game.effective_settings(), sort_keys=True)
+        return self.game.rules_json()
 
     @cached_property
     def picker_deck(self) -> tuple[list[list[dict]], str]:
@@ -1078,7 +1078,7 @@ def picker_rows(variant: str, settings: str, language: str) -> tuple[list[list[d
     every game with these rules, worked out once (the template reads it, never changes it).
     Its texts come escaped, as the template would escape them: a picker draws some 54 cards of
     seven texts each, and escaping them once, here, is a tenth of its drawing."""
-    rules = engine.GAMES[variant](**json.loads(settings))
+    rules = rules_with(variant, settings)
     rows: dict[str | None, list[dict]] = {}
     with translation.override(language):
         for card in rules.deck():
@@ -1152,9 +1152,10 @@ def negated(text: str) -> str:
 
 def next_target(data, target: str, hand_size: int, seats: list[int]) -> str:
     """The next player after ``target`` whose hand is still short and has no typed total."""
-    if small_number(target, -1) not in seats:
+    seat = small_number(target, -1)
+    if seat not in seats:
         return target
-    start = seats.index(int(target))
+    start = seats.index(seat)
     for seat in seats[start + 1 :]:
         if len(cards_of(data.get(f"cards_{seat}", ""))) < hand_size and not data.get(
             f"total_{seat}"

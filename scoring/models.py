@@ -195,7 +195,8 @@ class Game(models.Model):
         if "_live_rounds" in self.__dict__:
             return self._live_rounds[first:last]
         # Plain SQL, as ``version_by_key``: building the ORM query cost more than running it.
-        # The data comes as text, read as JSON only if the round is shown whole.
+        # Live rounds as ``RoundQuerySet.live`` says; the data comes as text, read as JSON only
+        # if the round is shown whole.
         quote = connection.ops.quote_name
         sql = (
             f"SELECT {quote('id')}, {quote('position')}, {quote('edits')}, "
@@ -228,7 +229,11 @@ class Game(models.Model):
 
     def rules(self) -> HouseRules:
         """The variant (or Tambouille) with this game's house settings."""
-        return rules_with(self.variant, json.dumps(self.effective_settings(), sort_keys=True))
+        return rules_with(self.variant, self.rules_json())
+
+    def rules_json(self) -> str:
+        """The settings this game is scored with, as JSON (what its rules are made from)."""
+        return json.dumps(self.effective_settings(), sort_keys=True)
 
     def entries(self, rounds: list[Round] | None = None, first: int = 1) -> list[engine.RoundEntry]:
         """Stored rounds as the referee reads them (numbered from ``first``)."""

@@ -86,7 +86,7 @@ class Scale:
     def x(self, number: int) -> float:
         return LEFT + PLOT_WIDTH * number / max(self.rounds, 1)
 
-    def y(self, total: Fraction) -> float:
+    def y(self, total: Fraction | float) -> float:
         # In floats: exact enough for a tenth of a unit, and fast (``make bench``).
         high, span = self.floats
         return TOP + PLOT_HEIGHT * (high - float(total)) / span
@@ -134,7 +134,7 @@ def nice_step(span: Fraction, steps: int = Y_TICKS) -> Fraction:
 
 def coordinate(value: float) -> str:
     """A coordinate to a tenth, without trailing zeros: ``12``, ``12.5``, ``-3.2``."""
-    text = f"{round(value, 1):.1f}".rstrip("0").rstrip(".")
+    text = f"{value:.1f}".rstrip("0").rstrip(".")  # rounded as round(value, 1) rounds
     return "0" if text == "-0" else text
 
 
@@ -147,33 +147,48 @@ def running_totals(sheet: ScoreSheet) -> dict[str, list[Fraction]]:
     return series
 
 
+def extremes(values: Sequence[Fraction], floats: Sequence[float]) -> tuple[Fraction, Fraction]:
+    """The least and the greatest of ``values``, found by their ``floats`` (a 30-round,
+    8-player chart has some 250 totals: comparing fractions took most of drawing it), and
+    exact: a float never orders two values the wrong way round, so the least value is one
+    of those with the least float."""
+    low, high = min(floats), max(floats)
+    least = min(value for value, at in zip(values, floats, strict=True) if at == low)
+    most = max(value for value, at in zip(values, floats, strict=True) if at == high)
+    return least, most
+
+
 def score_chart(sheet: ScoreSheet, landmarks: Sequence[Landmark] = ()) -> Chart:
     """The chart of a score sheet, with the variant's ``landmarks`` drawn across it."""
     totals = running_totals(sheet)
+    heights = {player: [float(total) for total in line] for player, line in totals.items()}
     values = [value for line in totals.values() for value in line]
     values += [landmark.total for landmark in landmarks]
-    least, most = min(values), max(values)
+    floats = [at for line in heights.values() for at in line]
+    floats += [float(landmark.total) for landmark in landmarks]
+    least, most = extremes(values, floats)
     step = nice_step(most - least)
     low = math.floor(least / step) * step
     high = math.ceil(most / step) * step
     if high == low:
         high = low + step
     scale = Scale(Fraction(low), Fraction(high), len(sheet.rounds))
+    across = [coordinate(scale.x(n)) for n in range(scale.rounds + 1)]  # each round's x, once
     series = [
         Series(
             player=player,
             seat=seat,
             totals=tuple(totals[player]),
             points=" ".join(
-                f"{coordinate(scale.x(n))},{coordinate(scale.y(total))}"
-                for n, total in enumerate(totals[player])
+                f"{across[n]},{coordinate(scale.y(total))}"
+                for n, total in enumerate(heights[player])
             ),
             shape=SHAPES[seat % len(SHAPES)],
         )
         for seat, player in enumerate(sheet.players)
     ]
     every = math.ceil(max(scale.rounds, 1) / MAX_X_LABELS)
-    x_ticks = [Tick(coordinate(scale.x(n)), n) for n in range(0, scale.rounds + 1, every)]
+    x_ticks = [Tick(across[n], n) for n in range(0, scale.rounds + 1, every)]
     count = int((scale.high - scale.low) / step)
     y_ticks = [
         Tick(coordinate(scale.y(scale.low + i * step)), scale.low + i * step)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 
 from scoring.models import Game, Round, StoredSheet
-from scoring.referee import engine, story
+from scoring.referee import engine, gamefile, story
 from tests.test_sheet import save_round, url
 
 pytestmark = pytest.mark.django_db
@@ -144,6 +145,26 @@ def test_a_refused_round_changes_no_summary(client):
 def test_an_imported_game_keeps_its_summary(name):
     game = Game.objects.import_file((EXAMPLES / name).read_bytes())
     assert_kept(game)
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.game.json")))
+def test_a_packed_sheet_reads_back_with_the_same_fractions(name):
+    """Fractions are packed as their two integers and read back without Fraction's checks:
+    they must come back as the same values, in lowest terms, hashed and added alike."""
+    sheet = engine.score_game(gamefile.read_game((EXAMPLES / name).read_bytes()))
+    back = StoredSheet.unpack(StoredSheet.pack(sheet))
+    assert back == sheet and repr(back) == repr(sheet)
+    for before, after in zip(sheet.rounds, back.rounds, strict=True):
+        for player, total in after.totals.items():
+            assert type(total) is Fraction and total.denominator > 0
+            assert (total.numerator, total.denominator) == (
+                before.totals[player].numerator,
+                before.totals[player].denominator,
+            )
+            assert hash(total) == hash(before.totals[player])
+            assert total + Fraction(1, 2) == before.totals[player] + Fraction(1, 2)
+    halves = engine.score_game(gamefile.read_game((EXAMPLES / "tamoul.game.json").read_bytes()))
+    assert any(t.denominator == 2 for r in halves.rounds for t in r.hand_totals.values())
 
 
 def test_restored_games_keep_their_summaries(tmp_path):

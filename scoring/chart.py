@@ -1,7 +1,8 @@
 """The score chart's geometry: running totals per player per round, as SVG coordinates.
 
-Pure Python (no Django): ``templates/_chart.html`` draws what ``score_chart`` computes, as
-inline SVG, so the page needs no chart script and the Content-Security-Policy is unchanged.
+Pure Python (no Django): game.html's ``chart`` partial draws what ``score_chart`` computes
+(as ``drawn`` gives it), as inline SVG, so the page needs no chart script and the
+Content-Security-Policy is unchanged.
 
 Decisions, as players read the chart:
 - x is the round: 0 (everyone at 0) then each round played; y is the running total, higher
@@ -213,6 +214,31 @@ def score_chart(sheet: ScoreSheet, landmarks: Sequence[Landmark] = ()) -> Chart:
         label_y=coordinate(HEIGHT - 4),
         marker=marker_size(scale.rounds),
     )
+
+
+def drawn(chart: Chart) -> dict:
+    """What the page writes of ``chart``: dicts of text. Django's templates look a name up
+    in a dict before trying an attribute (an exception each time for a dataclass: some 200
+    lookups in a 30-round chart) and localize every number they write (some 90, each an
+    integer written as ``str`` writes it): the same bytes, in two thirds of the time."""
+    return {
+        "view_box": chart.view_box,
+        "marker": str(chart.marker),
+        "left": str(chart.left),
+        "right": str(chart.right),
+        "label_x": chart.label_x,
+        "label_y": chart.label_y,
+        "series": [
+            {"seat": str(s.seat), "player": s.player, "points": s.points, "shape": s.shape}
+            for s in chart.series
+        ],
+        "x_ticks": [{"at": tick.at, "value": str(tick.value)} for tick in chart.x_ticks],
+        "y_ticks": [{"at": tick.at, "value": tick.value} for tick in chart.y_ticks],
+        "lines": [
+            {"y": line.y, "label_y": line.label_y, "landmark": line.landmark}
+            for line in chart.lines
+        ],
+    }
 
 
 def marker_size(rounds: int) -> int:

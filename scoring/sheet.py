@@ -23,7 +23,7 @@ from django.utils.translation import get_language, gettext, ngettext
 from django_htmx.http import HttpResponseClientRedirect, retarget
 
 from scoring.caching import cache_key
-from scoring.chart import score_chart
+from scoring.chart import drawn, score_chart
 from scoring.display import escaped, points
 from scoring.forms import RoundForm
 from scoring.httpcache import etag_of
@@ -254,7 +254,7 @@ def sheet_context(
         "next_deal": deals[len(sheet.rounds)] if not sheet.finished else None,
         "rounds_to_play": (variant.rounds - len(sheet.rounds)) if variant.rounds else None,
         "open_ended": not sheet.finished and variant.rounds is None,
-        "chart": score_chart(sheet, variant.landmarks()) if sheet.rounds else None,
+        "chart": drawn(score_chart(sheet, variant.landmarks())) if sheet.rounds else None,
         "chart_summary": chart_summary(sheet),
         "moments": story.moments(sheet, game.entries()) if sheet.finished else None,
         "csv_url": reverse(f"{link}_csv", args=[key]),

@@ -7,13 +7,20 @@ from __future__ import annotations
 import json
 import re
 import threading
+from pathlib import Path
 
 import pytest
+from django.template.loader import render_to_string
+from django.utils import translation
 
 from bench.fixtures import evening_game
 from bench.phone import Phone
+from scoring.chart import drawn, score_chart
 from scoring.models import Game, Round
+from scoring.sheet import chart_summary
 from tests.helpers import exported_as
+
+EXAMPLES = Path(__file__).parent / "examples"
 
 pytestmark = pytest.mark.django_db
 
@@ -460,3 +467,18 @@ def test_the_migration_gives_each_existing_game_its_own_id():
     executor.migrate(executor.loader.graph.leaf_nodes())
     uids = list(Game.objects.values_list("uid", flat=True))
     assert len(uids) == len(set(uids)) == 3
+
+
+@pytest.mark.parametrize("name", ["tamoul", "dutch", "house_cabo_chez_mamie"])
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_the_chart_drawn_from_text_is_the_chart_of_its_geometry(name, language):
+    """The page draws the chart from ``drawn`` (dicts of text, cheaper for the templates):
+    the same SVG as drawn from the chart's own objects, landmarks and halves included."""
+    game = Game.objects.import_file((EXAMPLES / f"{name}.game.json").read_bytes())
+    sheet = game.score()
+    chart = score_chart(sheet, game.rules().landmarks())
+    context = {"sheet": sheet, "chart_summary": chart_summary(sheet), "variant": game.rules()}
+    with translation.override(language):
+        svg = render_to_string("game.html#chart", context | {"chart": drawn(chart)})
+        assert svg == render_to_string("game.html#chart", context | {"chart": chart})
+    assert svg.count("<polyline") == len(game.players) and '<text class="lm"' in svg

@@ -32,9 +32,9 @@ from scoring.models import Game, key_column
 from scoring.referee import engine, story
 from scoring.rules_page import differences, settings_query
 
-# The newest rounds the history shows open; older ones are folded to their header line
-# (their Edit button on it), so that a long game stays a short page.
-OPEN_ROUNDS = 3
+# The newest rounds the history shows open: the one just saved, to check it; older ones are
+# folded to their header line (their Edit button on it), so that a long game stays a short page.
+OPEN_ROUNDS = 1
 # The newest rounds the sheet lists at all (an evening's worth); older ones are one line that
 # leads to the page of every round, so that a 500-round sheet costs what a 30-round one does.
 LISTED_ROUNDS = 30

@@ -90,7 +90,7 @@ def test_house_notes_say_the_tables_numbers_in_french_and_english(client, fr):
     game = Game.objects.import_file(
         (EXAMPLES / "house_koubo_cabo_international.game.json").read_bytes()
     )
-    # Every round whole: a sheet folds the rounds older than its three newest.
+    # Every round whole: a sheet folds the rounds older than its newest.
     english = text(client.get(f"/g/{game.edit_key}/rounds/"))
     assert "Alice called Koubo with 5 but was not strictly lowest: 5 + 10 = 15." in english
     assert "Bob called Koubo with 2 and was strictly lowest: 0 in place of the hand total." in (

@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 
 from scoring.caching import cache_key
 from scoring.device import device_games
-from scoring.display import escaped, number_attr, rank_name, say, say_detail, text_lazy
+from scoring.display import escaped, rank_name, say, say_detail, text_lazy
 from scoring.display import points as points_text
 from scoring.models import Game, RuleSet, rules_with
 from scoring.referee import engine, gamefile
@@ -1008,9 +1008,17 @@ class HandsForm(RoundForm):
         return self.game.rules_json()
 
     @cached_property
-    def picker_deck(self) -> tuple[list[list[dict]], str]:
-        """The picker's rows with no card used, and their JSON (for ``picker_key``)."""
+    def picker_deck(self) -> tuple[list[list[dict]], str, dict]:
+        """The picker's rows with no card used, their JSON (for ``picker_key``), and each
+        card's value and copies for the page's script (``picker_values``)."""
         return picker_rows(self.game.variant, self.rules_json, get_language())
+
+    def picker_values(self) -> dict[str, list]:
+        """What the page's script needs of each card besides its code (its button's value)
+        and its name (its button's text): its value, to add up a hand, and its copies at the
+        table, to grey a card out once all are in hands. Written once for the picker, not on
+        each of its buttons."""
+        return self.picker_deck[2]
 
     @cached_property
     def picker_target_name(self) -> str | None:
@@ -1072,14 +1080,18 @@ class HandsForm(RoundForm):
 
 
 @lru_cache(maxsize=128)
-def picker_rows(variant: str, settings: str, language: str) -> tuple[list[list[dict]], str]:
+def picker_rows(
+    variant: str, settings: str, language: str
+) -> tuple[list[list[dict]], str, dict[str, list]]:
     """The deck of a game's rules (``variant`` and its ``settings`` as JSON) as the picker
-    shows it in ``language``, no card used, and that as JSON: the same for every round of
-    every game with these rules, worked out once (the template reads it, never changes it).
-    Its texts come escaped, as the template would escape them: a picker draws some 54 cards of
-    seven texts each, and escaping them once, here, is a tenth of its drawing."""
+    shows it in ``language``, no card used, and that as JSON; and each card's value and copies
+    for the page's script: the same for every round of every game with these rules, worked
+    out once (the template reads them, never changes them). Its texts come escaped, as the
+    template would escape them: a picker draws some 54 cards, and escaping them once, here, is
+    a tenth of its drawing."""
     rules = rules_with(variant, settings)
     rows: dict[str | None, list[dict]] = {}
+    values: dict[str, list] = {}
     with translation.override(language):
         for card in rules.deck():
             value = rules.value(card)
@@ -1088,14 +1100,14 @@ def picker_rows(variant: str, settings: str, language: str) -> tuple[list[list[d
                 "code": card.code,
                 "name": card_name(card, _),
                 "classes": kind,
-                "value": number_attr(value),
                 "points": points_text(value),
                 "copies": str(rules.copies(card)),
             }
             shown = {name: escaped(text) for name, text in texts.items()}
             rows.setdefault(card.suit, []).append(shown | {"used": False})
+            values[card.code] = [json_number(value), rules.copies(card)]
     shown = list(rows.values())
-    return shown, json.dumps(shown, ensure_ascii=False)
+    return shown, json.dumps([shown, values], ensure_ascii=False), values
 
 
 def apply_picker_action(data, hand_size: int, seats: list[int]) -> bool:
@@ -1104,7 +1116,10 @@ def apply_picker_action(data, hand_size: int, seats: list[int]) -> bool:
     in the posted ``data``. Returns whether the request was such a tap (and not a save). The
     picker moves on to the next player once a hand has ``hand_size`` cards."""
     if "pick" in data:
-        target, _, code = data["pick"].partition(":")
+        # A card's button sends its code; the form's ``target`` says whose hand it goes to
+        # (a page drawn before sent "target:code").
+        target, _, code = data["pick"].rpartition(":")
+        target = target or data.get("target") or str(seats[0])
         field = "penalty_cards" if target == PENALTY_TARGET else f"cards_{target}"
         codes = [card.code for card in cards_of(data.get(field, ""))]
         with contextlib.suppress(UnknownCard):

@@ -169,7 +169,7 @@ def test_axe_finds_no_violation_in_french_with_a_round_being_picked(page: Page, 
     game = Game.objects.create(variant="dutch_toulousain", players=["Léa", "Marc"])
     page.goto(f"{live_server.url}/g/{game.edit_key}/")
     for code in ("KD", "3C"):
-        page.locator(f'.picker button[data-card="{code}"]').tap()
+        page.locator(f'.picker button[value="{code}"]').tap()
     expect(page.locator(".hand.target .chips button")).to_have_count(2)
     expect(page.locator(".hand.target .chips button").first).to_have_accessible_name("R♦, retirer")
     assert page.evaluate(NAMES) == []
@@ -209,7 +209,7 @@ def test_a_tab_walk_over_a_sheet_never_lands_under_the_save_bar(phone: Page, liv
         game=game, position=1, data={"hands": {"Léa": 3, "Marc": 22, "Nina": 5, "Omar": 15}}
     )
     phone.goto(f"{live_server.url}/g/{game.edit_key}/")
-    phone.locator('.picker button[data-card="KD"]').tap()  # the picker open on Léa's hand
+    phone.locator('.picker button[value="KD"]').tap()  # the picker open on Léa's hand
     expect(phone.locator(".hand.target .chips button")).to_have_count(1)
     reached, obscured = tab_walk(phone)
     assert obscured == []

@@ -41,7 +41,7 @@ def assert_fits_the_phone(page: Page) -> None:
 
 
 def tap_card(page: Page, code: str) -> None:
-    page.locator(f'.picker button[data-card="{code}"]').tap()
+    page.locator(f'.picker button[value="{code}"]').tap()
 
 
 def chip(code: str) -> str:
@@ -91,7 +91,7 @@ def test_a_whole_game_on_a_touch_phone(phone: Page, live_server):
     tap_card(page, "KD")
     tap_card(page, "3C")
     expect(page.locator(".hand.target .total")).to_have_text("3")
-    expect(page.locator('.picker button[data-card="KD"]')).to_be_disabled()  # one deck
+    expect(page.locator('.picker button[value="KD"]')).to_be_disabled()  # one deck
     page.locator(".hand-head .who", has_text="Marc").tap()
     expect(page.locator(".picker legend")).to_have_text("Add cards to Marc")
     for code in ("10H", "QS", "2D"):
@@ -170,7 +170,7 @@ def test_picking_keeps_the_grid_in_view_without_jumps(phone: Page, live_server):
     before = page.evaluate("window.scrollY")
     for code in codes:
         tap_card(page, code)
-        grid = page.locator(f'.picker button[data-card="{code}"]').bounding_box()
+        grid = page.locator(f'.picker button[value="{code}"]').bounding_box()
         assert grid["y"] < height and grid["y"] + 48 > 0, f"the grid left the screen at {code}"
         after = page.evaluate("window.scrollY")
         assert abs(after - before) < 150, f"the page jumped by {after - before} px at {code}"
@@ -560,7 +560,7 @@ def test_the_scripts_as_shipped_still_parse(browser, settings, tmp_path):
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.route("http://shipped.test/**", serve)
     page.goto(f"http://shipped.test/g/{game.edit_key}/")
-    page.locator('.picker button[data-card="KH"]').click()
+    page.locator('.picker button[value="KH"]').click()
     expect(page.locator('.hand[data-seat="0"] .chips .chip')).to_have_count(1)
     sources = sorted((Path(__file__).resolve().parent.parent / "static" / "js").glob("*.js"))
     for path in sources:

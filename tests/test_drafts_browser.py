@@ -176,7 +176,7 @@ def test_clear_empties_the_form_and_its_draft(phone: Page, live_server):
     expect(phone.locator(".round-form .round-head h2")).to_be_in_viewport()
     expect(phone.locator(".round-form details.extras")).not_to_have_attribute("open", "")
     expect(phone.locator('.hand[data-seat="0"] .chips')).to_be_empty()
-    expect(phone.locator(".picker button[data-card='7H']")).to_be_enabled()
+    expect(phone.locator(".picker button[value='7H']")).to_be_enabled()
     no_draft_left(phone)
     phone.reload()
     expect(phone.locator("#id_total_2")).to_have_value("")

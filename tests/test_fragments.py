@@ -104,14 +104,15 @@ def test_a_picked_card_and_another_target_draw_their_own_picker():
     phone.cookies["django_language"] = "en"
     edit = f"/g/{game.edit_key}/"
     empty = phone.get(edit).content.decode()
-    assert 'value="0:KH"' in empty and "Add cards to Léa" in empty
-    picked = phone.post(edit, {"number": "1", "pick": "0:KH", "penalty-TOTAL_FORMS": "0"})
-    page = picked.content.decode()
-    assert re.search(r'value="0:KH"[^>]*disabled', page)
+    assert 'name="pick" value="KH" class="pick red">' in empty and "Add cards to Léa" in empty
+    tapped = {"number": "1", "target": "0", "pick": "KH", "penalty-TOTAL_FORMS": "0"}
+    page = phone.post(edit, tapped).content.decode()
+    assert re.search(r'name="pick" value="KH"[^>]*disabled', page)
+    assert 'name="cards_0" value="KH"' in page
     chosen = phone.post(edit, {"number": "1", "choose": "1", "penalty-TOTAL_FORMS": "0"})
     page = chosen.content.decode()
-    assert 'value="1:KH"' in page and "Add cards to Marc" in page
-    assert not re.search(r'value="1:KH"[^>]*disabled', page)
+    assert 'name="target" value="1"' in page and "Add cards to Marc" in page
+    assert not re.search(r'name="pick" value="KH"[^>]*disabled', page)
 
 
 def keys_of(game: Game, link: str = "edit", language: str = "fr") -> dict[int, str]:

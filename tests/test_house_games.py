@@ -144,5 +144,5 @@ def test_summaries_say_the_games_numbers_and_the_picker_its_card_values(client):
         settings={"card_values": {"KH": -1, "JOKER": -5}},
     )
     sheet = client.get(f"/g/{game.edit_key}/").content.decode()
-    assert re.search(r'data-card="KH" data-value="-1"', sheet)
-    assert re.search(r'data-card="JOKER" data-value="-5"', sheet)
+    values = json.loads(re.search(r'id="picker-values"[^>]*>(.*?)</script>', sheet).group(1))
+    assert values["KH"] == [-1, 1] and values["JOKER"] == [-5, 2] and values["KD"] == [0, 1]

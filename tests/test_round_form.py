@@ -206,7 +206,7 @@ def test_the_same_round_sent_twice_is_stored_once_without_a_conflict(client):
 
 def test_the_picker_moves_on_after_a_full_hand_and_can_be_sent_back(client):
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina"])
-    posted = {"number": "1", "target": "0", "cards_0": "AH 2H 3H", "pick": "0:4H"}
+    posted = {"number": "1", "target": "0", "cards_0": "AH 2H 3H", "pick": "4H"}
     page = client.post(f"/g/{game.edit_key}/", posted).content.decode()
     assert 'name="target" value="1"' in page and "Add cards to Marc" in page
     back = {**posted, "cards_0": "AH 2H 3H 4H", "target": "1", "choose": "0"}

@@ -1,8 +1,9 @@
 // The round form on the phone itself. Without this script every picker button is a submit
 // button that the server answers; with it, a tap on a card shows at once: the card goes into
 // the player's hidden field of card codes, a chip appears, the total is added up from the
-// values the server wrote on the buttons, spent cards are greyed, and the picker moves on to
-// the next player once a hand has its usual size (picker.js). Saving still goes to the server.
+// values the server wrote once for the picker (#picker-values), spent cards are greyed, and
+// the picker moves on to the next player once a hand has its usual size (picker.js). Saving
+// still goes to the server.
 import { enterGoesOn } from "./next-field.js";
 import {
   cardsUsed,
@@ -18,7 +19,9 @@ import {
 const form = () => document.getElementById("round-form");
 const cardsField = (f, seat) =>
   f.querySelector(seat === f.dataset.penaltyTarget ? "input[name=penalty_cards]" : `input[name=cards_${seat}]`);
-const pickButton = (f, code) => f.querySelector(`.picker button[data-card="${code}"]`);
+// A card's button sends its code and shows its name; its value and copies: #picker-values.
+const pickButton = (f, code) => f.querySelector(`.picker button[name=pick][value="${code}"]`);
+const pickerValues = (f) => JSON.parse(f.querySelector("#picker-values")?.textContent || "{}");
 const typedTotal = (box) => box.querySelector("input[name^=total_]");
 
 function target(f) {
@@ -39,14 +42,11 @@ function setTarget(f, seat) {
       ? f.dataset.addTo.replace("{name}", box.querySelector(".who").textContent)
       : f.querySelector(".penalty-cards .who").textContent;
   }
-  f.querySelectorAll(".picker button[name=pick]").forEach((button) => {
-    button.value = `${seat}:${button.dataset.card}`;
-  });
 }
 
 function chip(f, seat, code, index) {
   const pick = pickButton(f, code);
-  const name = pick ? pick.dataset.name : code;
+  const name = pick ? pick.firstChild.textContent : code;
   const button = Object.assign(document.createElement("button"), {
     type: "submit",
     name: "unpick",
@@ -64,6 +64,7 @@ function chip(f, seat, code, index) {
 // Chips, totals and spent cards, all from the hidden fields of card codes.
 function redraw(f) {
   const lang = document.documentElement.lang || "fr";
+  const values = pickerValues(f);
   const hands = [];
   f.querySelectorAll("[data-seat]").forEach((box) => {
     const seat = box.dataset.seat;
@@ -74,13 +75,13 @@ function redraw(f) {
     box.querySelector(".chips").replaceChildren(...hand.map((code, index) => chip(f, seat, code, index)));
     const output = box.querySelector("output.total");
     if (output) {
-      const sum = hand.reduce((total, code) => total + Number(pickButton(f, code)?.dataset.value || 0), 0);
+      const sum = hand.reduce((total, code) => total + (values[code]?.[0] || 0), 0);
       output.textContent = shownNumber(hand.length ? sum : parseNumber(typedTotal(box).value), lang);
     }
   });
   const used = cardsUsed(hands);
   f.querySelectorAll(".picker button[name=pick]").forEach((button) => {
-    button.disabled = (used.get(button.dataset.card) || 0) >= Number(button.dataset.copies);
+    button.disabled = (used.get(button.value) || 0) >= (values[button.value]?.[1] ?? 1);
   });
 }
 
@@ -133,7 +134,7 @@ document.addEventListener("click", (event) => {
     event.preventDefault();
     const seat = target(f);
     const input = cardsField(f, seat);
-    input.value = withCard(input.value, button.dataset.card);
+    input.value = withCard(input.value, button.value);
     redraw(f);
     if (seat !== f.dataset.penaltyTarget && codes(input.value).length >= Number(f.dataset.handSize)) {
       setTarget(f, nextSeat(f, seat));

@@ -197,6 +197,15 @@ def test_the_cache_is_bounded_in_bytes_least_recently_used_first():
     assert held > 0 and bounded.bytes_held == 0
 
 
+def test_the_bounded_cache_keeps_any_key_of_the_apps_without_a_memcached_warning():
+    """Its keys never reach a memcached: Django's check of each character is skipped (the
+    suite turns warnings into errors, so a warning fails this test)."""
+    bounded = BoundedMemoryCache("bounded-keys", {})
+    odd = "round entry:" + "é" * 300  # a space, accents, over memcached's 250 characters
+    bounded.set(odd, "drawn")
+    assert bounded.get(odd) == "drawn" and bounded.get(odd + "x") is None
+
+
 def test_the_sites_cache_is_the_bounded_one():
     assert isinstance(cache._cache, dict) and hasattr(cache, "bytes_held")
 

@@ -636,6 +636,20 @@ PenaltyFormSet = forms.formset_factory(
 )
 
 
+class Segmented(forms.RadioSelect):
+    """Radio buttons side by side, each in its label (``.segmented``), drawn whole by
+    ``widgets/segmented.html``: a round form's some 20 choices without a template tag for
+    each of them (``{% for radio in field %}``)."""
+
+    template_name = "widgets/segmented.html"
+
+
+class SegmentedBoxes(forms.CheckboxSelectMultiple):
+    """Checkboxes drawn as ``Segmented`` draws radio buttons."""
+
+    template_name = "widgets/segmented.html"
+
+
 @dataclass
 class HandView:
     """What the round form shows for one player."""
@@ -773,20 +787,20 @@ class HandsForm(RoundForm):
             label=gettext_lazy("Who called?"),
             choices=[("", gettext_lazy("Nobody")), *who],
             required=False,
-            widget=forms.RadioSelect,
+            widget=Segmented,
         )
         if self.variant.counter_call:
             self.fields["counter_caller"] = forms.ChoiceField(
                 label=capfirst(_("%(call)s by") % {"call": self.variant.counter_call_word}),
                 choices=[("", gettext_lazy("Nobody")), *who],
                 required=False,
-                widget=forms.RadioSelect,
+                widget=Segmented,
             )
         self.fields["emptied"] = forms.MultipleChoiceField(
             label=gettext_lazy("Got rid of all their cards"),
             choices=who,
             required=False,
-            widget=forms.CheckboxSelectMultiple,
+            widget=SegmentedBoxes,
         )
         if self.variant.penalty_cards:
             self.fields["penalty_cards"] = forms.CharField(

@@ -1,5 +1,6 @@
 """The form renderer: Django's widget templates, with the few a round form draws by the
-dozen (inputs, radio and checkbox options, selects) written as the Python they compile to.
+dozen (inputs, radio and checkbox options, selects, and the project's choices side by side)
+written as the Python they compile to.
 
 A round form of 8 players draws about 50 widgets; through the templates, each input is two
 template renders (``input.html`` and its ``attrs.html``) and each radio option four, which was
@@ -65,6 +66,17 @@ def input_option(widget: dict) -> str:
     return f"<label{label_for}>{input_tag(widget)}\n {shown(widget['label'])}</label>"
 
 
+def segmented(widget: dict) -> str:
+    """The project's ``widgets/segmented.html``: each option in its label, side by side."""
+    labels = "".join(
+        f'<label for="{shown(option["attrs"].get("id", ""))}">{input_tag(option)} '
+        f"{shown(option['label'])}</label>"
+        for _, options, _ in widget["optgroups"]
+        for option in options
+    )
+    return f'<div class="segmented">{labels}</div>'
+
+
 def select_option(widget: dict) -> str:
     """``select_option.html``."""
     label = shown(widget["label"])
@@ -92,6 +104,8 @@ class FormRenderer(TemplatesSetting):
         # (attrs.html): every widget is drawn by its template.
         if any(self.is_overridden(name) for name in [*self.drawn, f"{WIDGETS}attrs.html"]):
             self.drawn = {}
+        else:  # and the project's own widget, which includes attrs.html
+            self.drawn["widgets/segmented.html"] = segmented
 
     def is_overridden(self, name: str) -> bool:
         return not self.get_template(name).origin.name.startswith(DJANGOS)

@@ -22,7 +22,7 @@ Decisions, as players read the chart:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -216,26 +216,33 @@ def score_chart(sheet: ScoreSheet, landmarks: Sequence[Landmark] = ()) -> Chart:
     )
 
 
-def drawn(chart: Chart) -> dict:
-    """What the page writes of ``chart``: dicts of text. Django's templates look a name up
-    in a dict before trying an attribute (an exception each time for a dataclass: some 200
-    lookups in a 30-round chart) and localize every number they write (some 90, each an
-    integer written as ``str`` writes it): the same bytes, in two thirds of the time."""
+def drawn(chart: Chart, text: Callable[[str], str] = str) -> dict:
+    """What the page writes of ``chart``: dicts of texts, each through ``text`` (the page
+    gives them escaped once, in Python). Django's templates look a name up in a dict before
+    trying an attribute (an exception each time for a dataclass: some 200 lookups in a
+    30-round chart), localize every number they write (some 90, each an integer written as
+    ``str`` writes it) and escape every text not marked escaped: the same bytes, in half of
+    the time."""
     return {
-        "view_box": chart.view_box,
-        "marker": str(chart.marker),
-        "left": str(chart.left),
-        "right": str(chart.right),
-        "label_x": chart.label_x,
-        "label_y": chart.label_y,
+        "view_box": text(chart.view_box),
+        "marker": text(str(chart.marker)),
+        "left": text(str(chart.left)),
+        "right": text(str(chart.right)),
+        "label_x": text(chart.label_x),
+        "label_y": text(chart.label_y),
         "series": [
-            {"seat": str(s.seat), "player": s.player, "points": s.points, "shape": s.shape}
+            {
+                "seat": text(str(s.seat)),
+                "player": text(s.player),
+                "points": text(s.points),
+                "shape": text(s.shape),
+            }
             for s in chart.series
         ],
-        "x_ticks": [{"at": tick.at, "value": str(tick.value)} for tick in chart.x_ticks],
-        "y_ticks": [{"at": tick.at, "value": tick.value} for tick in chart.y_ticks],
+        "x_ticks": [{"at": text(t.at), "value": text(str(t.value))} for t in chart.x_ticks],
+        "y_ticks": [{"at": text(t.at), "value": t.value} for t in chart.y_ticks],
         "lines": [
-            {"y": line.y, "label_y": line.label_y, "landmark": line.landmark}
+            {"y": text(line.y), "label_y": text(line.label_y), "landmark": line.landmark}
             for line in chart.lines
         ],
     }

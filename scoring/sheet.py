@@ -254,7 +254,7 @@ def sheet_context(
         "next_deal": deals[len(sheet.rounds)] if not sheet.finished else None,
         "rounds_to_play": (variant.rounds - len(sheet.rounds)) if variant.rounds else None,
         "open_ended": not sheet.finished and variant.rounds is None,
-        "chart": drawn(score_chart(sheet, variant.landmarks())) if sheet.rounds else None,
+        "chart": drawn(score_chart(sheet, variant.landmarks()), escaped) if sheet.rounds else None,
         "chart_summary": chart_summary(sheet),
         "moments": story.moments(sheet, game.entries()) if sheet.finished else None,
         "csv_url": reverse(f"{link}_csv", args=[key]),

@@ -16,6 +16,7 @@ from django.utils import translation
 from bench.fixtures import evening_game
 from bench.phone import Phone
 from scoring.chart import drawn, score_chart
+from scoring.display import escaped
 from scoring.models import Game, Round
 from scoring.sheet import chart_summary
 from tests.helpers import exported_as
@@ -469,16 +470,27 @@ def test_the_migration_gives_each_existing_game_its_own_id():
     assert len(uids) == len(set(uids)) == 3
 
 
-@pytest.mark.parametrize("name", ["tamoul", "dutch", "house_cabo_chez_mamie"])
+@pytest.mark.parametrize("name", ["tamoul", "dutch", "house_cabo_chez_mamie", "hostile"])
 @pytest.mark.parametrize("language", ["fr", "en"])
 def test_the_chart_drawn_from_text_is_the_chart_of_its_geometry(name, language):
-    """The page draws the chart from ``drawn`` (dicts of text, cheaper for the templates):
-    the same SVG as drawn from the chart's own objects, landmarks and halves included."""
-    game = Game.objects.import_file((EXAMPLES / f"{name}.game.json").read_bytes())
+    """The page draws the chart from ``drawn`` (dicts of texts escaped in Python, cheaper for
+    the templates): the same SVG as drawn from the chart's own objects, landmarks, halves and
+    names a page must escape included."""
+    if name == "hostile":
+        players = ["Léa", '<b>"Zoé" & Cie</b>']
+        hands = [{"Léa": 5, players[1]: 12}, {"Léa": 30, players[1]: 2}]
+        rounds = [{"hands": h} for h in hands]
+        played = {"format": "tamalou-ref.game/1", "variant": "dutch", "players": players}
+        played["rounds"] = rounds
+        game = Game.objects.import_file(json.dumps(played))
+    else:
+        game = Game.objects.import_file((EXAMPLES / f"{name}.game.json").read_bytes())
     sheet = game.score()
     chart = score_chart(sheet, game.rules().landmarks())
     context = {"sheet": sheet, "chart_summary": chart_summary(sheet), "variant": game.rules()}
     with translation.override(language):
-        svg = render_to_string("game.html#chart", context | {"chart": drawn(chart)})
+        svg = render_to_string("game.html#chart", context | {"chart": drawn(chart, escaped)})
         assert svg == render_to_string("game.html#chart", context | {"chart": chart})
+    if name == "hostile":  # escaped once: as text, not markup, and not "&amp;lt;"
+        assert "<b>" not in svg and "&lt;b&gt;&quot;Zoé&quot; &amp; Cie&lt;/b&gt;" in svg
     assert svg.count("<polyline") == len(game.players) and '<text class="lm"' in svg

@@ -574,9 +574,17 @@ class StoredSheet(models.Model):
 
     @classmethod
     def read(cls, game_id: int, key: str) -> bytes | None:
-        """The packed sheet stored under ``key`` for the game, or None."""
-        found = cls.objects.filter(game_id=game_id, key=key).values_list("data", flat=True)
-        return next((bytes(data) for data in found), None)
+        """The packed sheet stored under ``key`` for the game, or None. Plain SQL, as
+        ``version_by_key``: building the ORM query cost more than running it."""
+        quote = connection.ops.quote_name
+        sql = (
+            f"SELECT {quote('data')} FROM {quote(cls._meta.db_table)} "
+            f"WHERE {quote('game_id')} = %s AND {quote('key')} = %s"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [game_id, key])
+            found = cursor.fetchone()
+        return None if found is None else bytes(found[0])
 
     @classmethod
     def keep(cls, game_id: int, key: str, packed: bytes) -> None:

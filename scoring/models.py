@@ -186,7 +186,7 @@ class Game(models.Model):
         if "_live_rounds" in self.__dict__:
             return len(self._live_rounds)
         if "_live_count" not in self.__dict__:
-            self._live_count = self.rounds.live().count()
+            self._live_count = self.live_round_rows("COUNT(*)")[0][0]
         return self._live_count
 
     def rounds_between(self, first: int, last: int) -> list[Round | ListedRound]:
@@ -196,19 +196,28 @@ class Game(models.Model):
             return []
         if "_live_rounds" in self.__dict__:
             return self._live_rounds[first:last]
-        # Plain SQL, as ``version_by_key``: building the ORM query cost more than running it.
-        # Live rounds as ``RoundQuerySet.live`` says; the data comes as text, read as JSON only
-        # if the round is shown whole.
+        # The data comes as text, read as JSON only if the round is shown whole.
+        quote = connection.ops.quote_name
+        columns = (
+            f"{quote('id')}, {quote('position')}, {quote('edits')}, CAST({quote('data')} AS text)"
+        )
+        rest = f"ORDER BY {quote('position')} LIMIT %s OFFSET %s"
+        rows = self.live_round_rows(columns, rest, [last - first, first])
+        return [ListedRound(*row) for row in rows]
+
+    def live_round_rows(self, columns: str, rest: str = "", params: list | None = None) -> list:
+        """``columns`` of the game's live rounds (as ``RoundQuerySet.live`` says: not deleted),
+        then ``rest`` of the query (its ``params`` after the game's id). Plain SQL, as
+        ``version_by_key``: building the ORM query cost more than running it (a sheet counts
+        its rounds and reads those it lists)."""
         quote = connection.ops.quote_name
         sql = (
-            f"SELECT {quote('id')}, {quote('position')}, {quote('edits')}, "
-            f"CAST({quote('data')} AS text) FROM {quote(Round._meta.db_table)} "
-            f"WHERE {quote('game_id')} = %s AND {quote('deleted_at')} IS NULL "
-            f"ORDER BY {quote('position')} LIMIT %s OFFSET %s"
+            f"SELECT {columns} FROM {quote(Round._meta.db_table)} "
+            f"WHERE {quote('game_id')} = %s AND {quote('deleted_at')} IS NULL {rest}"
         )
         with connection.cursor() as cursor:
-            cursor.execute(sql, [self.pk, last - first, first])
-            return [ListedRound(*row) for row in cursor.fetchall()]
+            cursor.execute(sql, [self.pk, *(params or [])])
+            return cursor.fetchall()
 
     def refresh_from_db(self, *args, **kwargs) -> None:
         for memo in ("_live_rounds", "_live_count", "_sheet", "_sheet_packed"):

@@ -65,7 +65,8 @@ def history(
     fold: bool = True,
     link: str = "edit",
 ) -> list[dict]:
-    """Each round for the history, newest first (or only the newest). With ``fold``, only the
+    """Each round for the history, newest first (or, ``only_last``, what a save changes in
+    it: the newest round, and the round it folds, drawn folded). With ``fold``, only the
     newest ``LISTED_ROUNDS`` (see ``earlier_rounds``), and all but the newest ``OPEN_ROUNDS``
     of them ``folded``: the page carries only their header line, and a tap on it fetches the
     rest (from the sheet's ``rounds/`` page, every round whole), so that a long game's first
@@ -74,7 +75,7 @@ def history(
     deals = engine.deals(sheet, game.first_dealer)
     rows = []
     count = len(sheet.rounds)
-    first = count - 1 if only_last else earlier_rounds(sheet) if fold else 0
+    first = max(count - OPEN_ROUNDS - 1, 0) if only_last else earlier_rounds(sheet) if fold else 0
     # Rounds ``first + 1`` to ``count``, counted from the oldest: if another phone added or
     # deleted the last round since the sheet was read, each result still meets its own round.
     rounds = game.rounds_between(first, count)
@@ -275,7 +276,9 @@ def saved_context(request: HttpRequest, game: Game, cleared_undo: bool) -> dict:
     the history only the new round."""
     context = sheet_context(request, game, new_round_form(game))
     if "history" in context:
-        context["history"] = history(game, game.score(), only_last=True)
+        changed = history(game, game.score(), only_last=True)
+        context["history"] = [h for h in changed if not h["folded"]]  # put on top
+        context["folding"] = [h for h in changed if h["folded"]]  # in place of its open drawing
     return context | {"cleared_undo": cleared_undo}
 
 

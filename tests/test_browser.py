@@ -230,6 +230,33 @@ def test_after_a_save_the_totals_are_in_view_and_typing_goes_on(phone: Page, liv
     expect(page.locator(".hand").nth(1).locator(".total")).to_have_text("7")
 
 
+def test_the_phone_that_saves_folds_the_round_before_the_new_one(phone: Page, live_server):
+    """Saving with htmx redraws only what changed: the new round comes whole on top and the
+    round before it folds, as a reload would show them (no page load in between)."""
+    page = phone
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina"])
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    loads: list[str] = []
+    page.on("load", lambda _: loads.append(page.url))
+    for number in (1, 2, 3):
+        for seat, total in enumerate([str(number), "12", "8"]):
+            page.locator(f"#id_total_{seat}").fill(total)
+        page.get_by_role("button", name=f"Save round {number}").tap()
+        expect(page.locator(".round-form h2")).to_have_text(f"Round {number + 1}")
+        rounds = page.locator("#history-rounds > article.round")
+        expect(rounds).to_have_count(number)
+        expect(rounds.first).to_have_id(f"round-{number}")
+        expect(rounds.first.locator("table")).to_have_count(1)  # whole
+        for older in range(1, number):
+            article = rounds.nth(older)
+            expect(article).to_have_id(f"round-{number - older}")
+            expect(article.locator("details:not([open])")).to_have_count(1)  # folded
+    assert loads == []
+    page.locator("#round-2 summary").tap()  # a folded round opens on a tap
+    expect(page.locator("#round-2 table")).to_have_count(1)
+    shoot(page, "saved-three-rounds")
+
+
 def test_penalty_points_with_reasons_through_the_phone(page: Page, live_server):
     game = Game.objects.create(variant="cabo_bruxellois", players=["Léa", "Marc", "Nina"])
     page.goto(f"{live_server.url}/g/{game.edit_key}/")

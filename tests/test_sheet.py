@@ -215,8 +215,18 @@ def test_saving_with_htmx_returns_the_next_form_and_what_the_round_changed(clien
     assert Round.objects.count() == 1
     hands = {"total_0": "4", "total_1": "2", "total_2": "5"}
     page = client.post(url(game), {"number": 2, "save": "1", **hands}, **HTMX).content.decode()
-    assert '<div hx-swap-oob="afterbegin:#history-rounds">' in page
-    assert 'id="round-2"' in page and 'id="round-1"' not in page  # only the new round is drawn
+    # Of the history, only what the save changed: the new round on top, whole, and the round
+    # before it, which goes and comes back folded under it.
+    history = page[page.index('<div hx-swap-oob="delete:#round-1"></div>') :]
+    new, folded = (
+        history.index('<article class="round" id="round-2">'),
+        history.index('id="round-1"'),
+    )
+    assert history.index('<div hx-swap-oob="afterbegin:#history-rounds">') < new < folded
+    assert "<table>" in history[new:folded] and "<table>" not in history[folded:]
+    assert 'hx-select="#round-1 .round-body"' in history[folded:]  # folded: opened on a tap
+    page = client.post(url(game), {"number": 3, "save": "1", **hands}, **HTMX).content.decode()
+    assert 'id="round-3"' in page and 'delete:#round-2"' in page and 'id="round-1"' not in page
 
 
 def test_saving_an_invalid_round_with_htmx_returns_the_form_with_errors(client):

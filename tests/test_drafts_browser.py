@@ -159,6 +159,24 @@ def test_a_round_being_typed_survives_reload_language_rules_and_closing(
     again.close()
 
 
+def test_a_card_removed_from_a_hand_stays_removed_after_a_reload(phone: Page, live_server):
+    """A tap on a chip's ✕ removes the card from the draft too (the chip itself is gone once
+    tapped: the draft had kept the card, and a reload brought it back into the hand)."""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina"])
+    phone.goto(f"{live_server.url}/g/{game.edit_key}/")
+    for code in ("KH", "AS", "5D"):
+        tap_card(phone, code)
+    draft_holds(phone, "KH AS 5D")
+    phone.locator('.hand[data-seat="0"] .chips button[data-card="5D"]').tap()
+    expect(phone.locator('.hand[data-seat="0"] .total')).to_have_text("1")
+    draft_holds(phone, '"KH AS"')
+    phone.reload()
+    expect(phone.locator("#id_cards_0")).to_have_value("KH AS")
+    expect(phone.locator('.hand[data-seat="0"] .chips button')).to_have_count(2)
+    expect(phone.locator('.hand[data-seat="0"] .total')).to_have_text("1")
+    expect(phone.locator(".picker button[value='5D']")).to_be_enabled()
+
+
 def test_clear_empties_the_form_and_its_draft(phone: Page, live_server):
     game = Game.objects.create(variant="koubo", players=["Léa", "Marc", "Nina"])
     phone.goto(f"{live_server.url}/g/{game.edit_key}/")

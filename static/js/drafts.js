@@ -118,9 +118,11 @@ export function start() {
   const draft = read(form);
   if (restores(draft, where(form))) restore(form, draft);
   save(form);
+  // A tap on a chip removes the chip itself (round.js draws them again): the form is looked
+  // for on the tap's path as it was dispatched, not around the button, which is gone.
   const keepTyped = (event) => {
     const now = roundForm();
-    if (now?.contains(event.target)) save(now);
+    if (now && event.composedPath().includes(now)) save(now);
   };
   document.addEventListener("click", clear);
   document.addEventListener("input", keepTyped);

@@ -306,6 +306,7 @@ def test_dutch_toulousain_penalty_cards_with_the_picker(page: Page, live_server)
     tap_card(page, "2S")
     page.locator(".calls label", has_text="Léa").first.tap()
     page.get_by_role("button", name="Pick the penalty cards").tap()
+    expect(page.locator(".picker legend")).to_have_text("Add penalty cards")  # as without JS
     tap_card(page, "4D")
     tap_card(page, "QC")
     expect(page.locator("input[name=penalty_cards]")).to_have_value("4D QC")

@@ -40,7 +40,7 @@ function setTarget(f, seat) {
   if (legend) {
     legend.textContent = box
       ? f.dataset.addTo.replace("{name}", box.querySelector(".who").textContent)
-      : f.querySelector(".penalty-cards .who").textContent;
+      : f.querySelector(".penalty-cards").dataset.legend; // as the server writes it
   }
 }
 

@@ -234,18 +234,12 @@ def test_a_round_a_viewer_opened_stays_open_when_the_sheet_updates_live(phone: P
     folded.scroll_into_view_if_needed()
     folded.locator("summary h3").tap()
     expect(folded.locator("tbody tr")).to_have_count(8)
-    # opened, its rest brings Edit and Delete: the line's own Edit gives way
-    expect(folded.get_by_role("link", name="Edit")).to_have_count(1)
-    expect(folded.get_by_role("link", name="Delete")).to_have_count(1)
     # Another phone saves round 31: the viewer's sheet updates by itself.
     game.add_round(31, engine.RoundEntry(hands=dict.fromkeys(game.players, 3)))
     expect(phone.locator("#round-31")).to_be_attached(timeout=15_000)
     expect(phone.locator("#round-1")).not_to_be_attached()  # the history was redrawn
     expect(folded.locator("details")).to_have_attribute("open", "")
     expect(folded.locator("tbody tr")).to_have_count(8)
-    # opened, its rest brings Edit and Delete: the line's own Edit gives way
-    expect(folded.get_by_role("link", name="Edit")).to_have_count(1)
-    expect(folded.get_by_role("link", name="Delete")).to_have_count(1)
     shoot(phone, f"23-opened-round-kept-{phone.viewport_size['width']}")
 
 

@@ -1131,9 +1131,12 @@ def apply_picker_action(data, hand_size: int, seats: list[int]) -> bool:
     picker moves on to the next player once a hand has ``hand_size`` cards."""
     if "pick" in data:
         # A card's button sends its code; the form's ``target`` says whose hand it goes to
-        # (a page drawn before sent "target:code").
+        # (a page drawn before sent "target:code"). A target no longer in the round (a
+        # player knocked out meanwhile) is the first player's, as the picker's heading says.
         target, _, code = data["pick"].rpartition(":")
-        target = target or data.get("target") or str(seats[0])
+        target = target or data.get("target", "")
+        if target != PENALTY_TARGET and target not in {str(seat) for seat in seats}:
+            target = str(seats[0])
         field = "penalty_cards" if target == PENALTY_TARGET else f"cards_{target}"
         codes = [card.code for card in cards_of(data.get(field, ""))]
         with contextlib.suppress(UnknownCard):

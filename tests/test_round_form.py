@@ -12,6 +12,7 @@ from django.test import Client
 
 from scoring import caching
 from scoring.models import Game, Round
+from scoring.referee import engine
 from scoring.referee.variants import VARIANTS
 
 pytestmark = pytest.mark.django_db
@@ -202,6 +203,20 @@ def test_the_same_round_sent_twice_is_stored_once_without_a_conflict(client):
     assert client.post(f"/g/{game.edit_key}/", posted).status_code == 302
     assert client.post(f"/g/{game.edit_key}/", posted).status_code == 302
     assert Round.objects.count() == 1
+
+
+def test_a_card_picked_for_a_player_knocked_out_meanwhile_goes_where_the_heading_says(client):
+    """Without JavaScript, the hidden target may name a player another phone's round just
+    knocked out: the picker shows the first player's hand as its target, and the card goes
+    there (it went nowhere, and so did every card after it)."""
+    game = Game.objects.create(variant="dutch", players=["Léa", "Marc", "Nina"])
+    edit = f"/g/{game.edit_key}/"
+    page = client.post(edit, {"number": "1", "choose": "2"}).content.decode()
+    assert "Add cards to Nina" in page
+    game.add_round(1, engine.RoundEntry(hands={"Léa": 3, "Marc": 4, "Nina": 120}))
+    page = client.post(edit, {"number": "2", "target": "2", "pick": "KH"}).content.decode()
+    assert "Add cards to Léa" in page and 'name="cards_0" value="KH"' in page
+    assert 'name="target" value="0"' in page
 
 
 def test_the_picker_moves_on_after_a_full_hand_and_can_be_sent_back(client):

@@ -241,6 +241,11 @@ def test_the_phone_that_saves_folds_the_round_before_the_new_one(phone: Page, li
     for number in (1, 2, 3):
         for seat, total in enumerate([str(number), "12", "8"]):
             page.locator(f"#id_total_{seat}").fill(total)
+        if number == 2:  # a round of another phone's, shown beside one kept offline
+            page.evaluate(
+                """document.querySelector('#pending .pending-rounds').innerHTML =
+                '<div class="theirs"><article class="round" id="round-1">theirs</article></div>'"""
+            )
         page.get_by_role("button", name=f"Save round {number}").tap()
         expect(page.locator(".round-form h2")).to_have_text(f"Round {number + 1}")
         rounds = page.locator("#history-rounds > article.round")
@@ -252,6 +257,7 @@ def test_the_phone_that_saves_folds_the_round_before_the_new_one(phone: Page, li
             expect(article).to_have_id(f"round-{number - older}")
             expect(article.locator("details:not([open])")).to_have_count(1)  # folded
     assert loads == []
+    expect(page.locator("#pending .theirs #round-1")).to_have_text("theirs")  # not the history's
     page.locator("#round-2 summary").tap()  # a folded round opens on a tap
     expect(page.locator("#round-2 table")).to_have_count(1)
     shoot(page, "saved-three-rounds")

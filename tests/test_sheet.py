@@ -217,7 +217,7 @@ def test_saving_with_htmx_returns_the_next_form_and_what_the_round_changed(clien
     page = client.post(url(game), {"number": 2, "save": "1", **hands}, **HTMX).content.decode()
     # Of the history, only what the save changed: the new round on top, whole, and the round
     # before it, which goes and comes back folded under it.
-    history = page[page.index('<div hx-swap-oob="delete:#round-1"></div>') :]
+    history = page[page.index('<div hx-swap-oob="delete:#history-rounds > #round-1"></div>') :]
     new, folded = (
         history.index('<article class="round" id="round-2">'),
         history.index('id="round-1"'),
@@ -226,7 +226,7 @@ def test_saving_with_htmx_returns_the_next_form_and_what_the_round_changed(clien
     assert "<table>" in history[new:folded] and "<table>" not in history[folded:]
     assert 'hx-select="#round-1 .round-body"' in history[folded:]  # folded: opened on a tap
     page = client.post(url(game), {"number": 3, "save": "1", **hands}, **HTMX).content.decode()
-    assert 'id="round-3"' in page and 'delete:#round-2"' in page and 'id="round-1"' not in page
+    assert 'id="round-3"' in page and '#round-2"></div>' in page and 'id="round-1"' not in page
 
 
 def test_saving_an_invalid_round_with_htmx_returns_the_form_with_errors(client):

@@ -25,7 +25,6 @@ EXAMPLES = Path(__file__).parent / "examples"
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES = __import__("pathlib").Path(__file__).parent / "examples"
 WORDS = {
     "en": {
         "next": "The next game has started",

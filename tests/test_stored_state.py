@@ -7,8 +7,10 @@ Runs on SQLite and, with DATABASE_URL, on PostgreSQL."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
+import pickle
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -163,8 +165,22 @@ def test_a_packed_sheet_reads_back_with_the_same_fractions(name):
             )
             assert hash(total) == hash(before.totals[player])
             assert total + Fraction(1, 2) == before.totals[player] + Fraction(1, 2)
-    halves = engine.score_game(gamefile.read_game((EXAMPLES / "tamoul.game.json").read_bytes()))
-    assert any(t.denominator == 2 for r in halves.rounds for t in r.hand_totals.values())
+
+
+def test_sheets_packed_before_fractions_were_packed_as_integers_still_read():
+    """A sheet stored by the code before (each frame a plain pickle, its fractions pickled as
+    Fraction pickles them) reads back the same, halves included (Tamoul's)."""
+    sheet = engine.score_game(gamefile.read_game((EXAMPLES / "tamoul.game.json").read_bytes()))
+    assert any(t.denominator == 2 for r in sheet.rounds for t in r.hand_totals.values())
+
+    def frame(value) -> bytes:
+        data = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+        return len(data).to_bytes(4, "big") + data
+
+    before = frame((len(sheet.rounds), dataclasses.replace(sheet, rounds=[])))
+    before += b"".join(frame(result) for result in sheet.rounds)
+    assert b"fractions" in before and b"_fraction" not in before
+    assert StoredSheet.unpack(before) == sheet
 
 
 def test_restored_games_keep_their_summaries(tmp_path):

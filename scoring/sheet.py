@@ -273,9 +273,10 @@ def next_game_url(game: Game, link: str) -> str | None:
 
 def saved_context(request: HttpRequest, game: Game, cleared_undo: bool) -> dict:
     """What a round saved with htmx redraws: the next round's form, the standings, and of
-    the history only the new round."""
+    the history only what the round changed (the whole list once the game is longer than the
+    sheet lists, where its oldest round goes under the button for the earlier ones)."""
     context = sheet_context(request, game, new_round_form(game))
-    if "history" in context:
+    if "history" in context and not context["earlier"]:
         changed = history(game, game.score(), only_last=True)
         context["history"] = [h for h in changed if not h["folded"]]  # put on top
         context["folding"] = [h for h in changed if h["folded"]]  # in place of its open drawing

@@ -409,6 +409,24 @@ def test_a_game_longer_than_an_evening_lists_its_newest_30_rounds_and_links_the_
         assert 'class="earlier"' not in whole
 
 
+def test_a_round_saved_past_an_evening_sends_the_list_as_a_reload_shows_it(client, language):
+    """Saving round 31 with htmx: the phone's list becomes rounds 2 to 31 and the button for
+    round 1, as a reload would show them (round 1 had stayed, with no button)."""
+    game = evening_game(30, seed=13)
+    hands = {f"total_{seat}": str(seat + 1) for seat in range(len(game.players))}
+    saved = {"number": "31", "save": "1", "caller": game.players[0], **hands}
+    answer = page(client.post(f"/g/{game.edit_key}/", saved, HTTP_HX_REQUEST="true"))
+    history = answer[answer.index('<section id="history" class="history" hx-swap-oob="true">') :]
+    listed = [int(n) for n in re.findall(r'<article class="round" id="round-(\d+)"', history)]
+    assert listed == list(range(31, 1, -1)) and history.count("<table>") == 1
+    earlier = re.search(r'<p class="earlier"><a [^>]*>([^<]*)</a>', history).group(1)
+    assert earlier == {"en": "Show round 1", "fr": "Afficher la manche 1"}[language]
+    reloaded = page(client.get(f"/g/{game.edit_key}/"))
+    assert re.findall(r'<article class="round" id="round-(\d+)"', reloaded) == [
+        str(n) for n in listed
+    ]
+
+
 def test_the_listed_rounds_meet_their_results_when_another_phone_changes_the_last_round():
     """The sheet read, then another phone adds a round, or deletes the last one, before the
     history's rounds are read: each result is still drawn with its own round (its hands, its

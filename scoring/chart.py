@@ -216,7 +216,7 @@ def score_chart(sheet: ScoreSheet, landmarks: Sequence[Landmark] = ()) -> Chart:
     )
 
 
-def drawn(chart: Chart, text: Callable[[str], str] = str) -> dict:
+def drawn(chart: Chart, text: Callable[[str], str]) -> dict:
     """What the page writes of ``chart``: dicts of texts, each through ``text`` (the page
     gives them escaped once, in Python). Django's templates look a name up in a dict before
     trying an attribute (an exception each time for a dataclass: some 200 lookups in a

@@ -1002,16 +1002,16 @@ class HandsForm(RoundForm):
     @cached_property
     def picker_cards(self) -> list[list[dict]]:
         """The deck as the picker shows it, a row of ranks per suit (jokers last): each card
-        with its value, its copies at the table, and whether they are all used this round,
-        as the page writes them (a round form draws some 54 of these buttons)."""
+        with its name and points, and whether all its copies at the table are used this
+        round, as the page writes them (a round form draws some 54 of these buttons)."""
         used: dict[str, int] = {}
         for card in [*(c for view in self.hands for c in view.cards), *self.penalty_card_list()]:
             used[card.code] = used.get(card.code, 0) + 1
-        rows = self.picker_deck[0]
+        rows, _, values = self.picker_deck
         if not used:
             return rows
         return [
-            [{**card, "used": used.get(card["code"], 0) >= int(card["copies"])} for card in row]
+            [{**card, "used": used.get(card["code"], 0) >= values[card["code"]][1]} for card in row]
             for row in rows
         ]
 
@@ -1115,7 +1115,6 @@ def picker_rows(
                 "name": card_name(card, _),
                 "classes": kind,
                 "points": points_text(value),
-                "copies": str(rules.copies(card)),
             }
             shown = {name: escaped(text) for name, text in texts.items()}
             rows.setdefault(card.suit, []).append(shown | {"used": False})

@@ -43,7 +43,7 @@ node_modules/.installed: package-lock.json
 	touch $@
 
 # uvicorn (ASGI, reloading on changes), not runserver: runserver speaks WSGI, which cannot hold
-# the live streams (scoring/push.py); the static files come from whitenoise's finders.
+# the live streams (scoring/live/push.py); the static files come from whitenoise's finders.
 run: install
 	$(BIN)/uvicorn tamalou_ref.asgi:application --host 127.0.0.1 --port $(PORT) --reload
 

@@ -303,7 +303,7 @@ def make_tables(env: dict, count: int) -> list[tuple[int, str, str]]:
     import django
 
     django.setup()
-    from scoring.models import Game
+    from scoring.games.models import Game
 
     games = Game.objects.bulk_create(Game(variant="tamalou", players=PLAYERS) for _ in range(count))
     return [(g.pk, g.share_key, g.edit_key) for g in games]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from scoring.models import Game, Round
+from scoring.games.models import Game, Round
 from scoring.referee.variants import VARIANTS
 
 PLAYERS = ["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé", "Inès", "Hugo"]

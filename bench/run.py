@@ -59,7 +59,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from bench.fixtures import PLAYERS, evening_game  # noqa: E402
 from bench.servers import gunicorn  # noqa: E402
-from scoring.models import Game  # noqa: E402
+from scoring.games.models import Game  # noqa: E402
 
 
 def median_ms(action, times: int) -> float:

@@ -7,7 +7,7 @@ shared by several servers.
 
 Two things are cached (``make bench`` shows the budget needs both): the referee's
 score sheet of each state of a game, and the whole sheet page of each state of a
-game as each kind of request sees it (see ``scoring.sheet``).
+game as each kind of request sees it (see ``scoring.pages.sheet``).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def code_version() -> str:
 @cache
 def referee_version() -> str:
     """A digest of the code a score sheet is made with: the referee (``scoring/referee``),
-    how a stored game is given to it and how its sheet is stored (``scoring/models.py``), and
+    how a stored game is given to it and how its sheet is stored (``scoring/games/models.py``), and
     the migrations (one may rewrite stored rounds). A sheet stored in the database by other
     code is scored again."""
     digest = hashlib.sha256()

@@ -2,8 +2,9 @@ from __future__ import annotations
 
 from django.urls import path, register_converter
 
-from scoring import house_views, stream, views
-from scoring.models import KEY_PATTERN
+from scoring.games.models import KEY_PATTERN
+from scoring.live import stream
+from scoring.pages import house_views, views
 
 
 class KeyConverter:

@@ -89,12 +89,12 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language chosen with the switch (its cookie), else the phone's, else French.
     "django.middleware.locale.LocaleMiddleware",
-    "scoring.errors.ErrorPages",
+    "scoring.guards.errors.ErrorPages",
     # Bodies in UTF-8 only: another charset can decode to lone surrogates (see the module).
-    "scoring.encoding.Utf8Bodies",
+    "scoring.guards.encoding.Utf8Bodies",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    # A rate limit passed (scoring/limits.py): the app's 429 page.
+    # A rate limit passed (scoring/guards/limits.py): the app's 429 page.
     "django_ratelimit.middleware.RatelimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -115,7 +115,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
                 "django.contrib.messages.context_processors.messages",
-                "scoring.webapp.theme_colours",
+                "scoring.pages.webapp.theme_colours",
             ],
         },
     },
@@ -160,8 +160,8 @@ CACHES = {
         "BACKEND": "scoring.memorycache.BoundedMemoryCache",
         "OPTIONS": {"MAX_ENTRIES": 2000, "MAX_BYTES": envint("CACHE_MAX_BYTES", 64 * 1024 * 1024)},
     },
-    # The rounds of the history as drawn, each under a key of all it depends on (scoring.sheet.
-    # entry_keys): a sheet drawn again after a save draws only the new round. Django's {% cache
+    # The rounds of the history as drawn, each under a key of all it depends on (scoring.pages.sheet
+    # .entry_keys): a sheet drawn again after a save draws only the new round. Django's {% cache
     # %} tag keeps its fragments here; a name of its own, or it would share the pages' store.
     "template_fragments": {
         "BACKEND": "scoring.memorycache.BoundedMemoryCache",
@@ -173,15 +173,15 @@ CACHES = {
     },
 }
 
-# Rate limits on the writes that create things, per client (scoring/limits.py): their counts
+# Rate limits on the writes that create things, per client (scoring/guards/limits.py): their counts
 # are shared by every worker and server through the database, in a table of migration 0010.
 CACHES["ratelimit"] = {
-    "BACKEND": "scoring.ratecache.CountsCache",  # each count one atomic statement
+    "BACKEND": "scoring.guards.ratecache.CountsCache",  # each count one atomic statement
     "LOCATION": "scoring_ratecount",
 }
 RATELIMIT_USE_CACHE = "ratelimit"
-RATELIMIT_VIEW = "scoring.errors.too_many_requests"
-RATELIMIT_IP_META_KEY = "scoring.limits.client_ip"
+RATELIMIT_VIEW = "scoring.guards.errors.too_many_requests"
+RATELIMIT_IP_META_KEY = "scoring.guards.limits.client_ip"
 # Behind a proxy every request comes from its address: name the header it sets (its last
 # address is used), e.g. RATELIMIT_CLIENT_HEADER=HTTP_X_FORWARDED_FOR.
 RATELIMIT_CLIENT_HEADER = os.environ.get("RATELIMIT_CLIENT_HEADER", "")
@@ -192,11 +192,11 @@ RATE_LIMITS = {
     "rule-set": os.environ.get("RATE_LIMIT_RULE_SETS", "30/10m"),
 }
 # django-ratelimit knows memcached and Redis only (W001); ours counts atomically in the
-# database (scoring/ratecache.py).
+# database (scoring/guards/ratecache.py).
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 
 # Request bodies: forms are small; a game file (2 MB at most, scoring/referee/gamefile.py) is
-# the largest upload. A longer body is refused (413) before it is read (scoring/encoding.py).
+# the largest upload. A longer body is refused (413) before it is read (scoring/guards/encoding.py).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 200_000
 MAX_REQUEST_BYTES = 2_200_000
 
@@ -217,7 +217,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "scoring.staticfiles.ShippedStaticFiles"
+        "BACKEND": "tamalou_ref.staticfiles.ShippedStaticFiles"
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
@@ -228,7 +228,7 @@ STORAGES = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "scoring.errors.RequestId"}},
+    "filters": {"request_id": {"()": "scoring.guards.errors.RequestId"}},
     "formatters": {
         "plain": {
             "format": "{asctime} {levelname} [request {request_id}] {name}: {message}",
@@ -248,6 +248,6 @@ LOGGING = {
     },
 }
 
-# Live streams (scoring/push.py): at most this many open at once per client address and
+# Live streams (scoring/live/push.py): at most this many open at once per client address and
 # server process (a phone holds one per open sheet); beyond, 429 and the phone polls.
 LIVE_STREAMS_PER_CLIENT = envint("LIVE_STREAMS_PER_CLIENT", 20)

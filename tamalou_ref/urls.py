@@ -7,6 +7,6 @@ urlpatterns = [
     path("", include("scoring.urls")),
 ]
 
-handler400 = "scoring.errors.bad_request"
-handler404 = "scoring.errors.not_found"
-handler500 = "scoring.errors.server_error"
+handler400 = "scoring.guards.errors.bad_request"
+handler404 = "scoring.guards.errors.not_found"
+handler500 = "scoring.guards.errors.server_error"

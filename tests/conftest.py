@@ -22,8 +22,8 @@ def client(client):
 
 @pytest.fixture(autouse=True)
 def fresh_rate_limits(request):
-    """Each test is a new client to the rate limits (scoring/limits.py). Their counts are rows
-    of the database: a test in a transaction rolls them back; a test whose server commits
+    """Each test is a new client to the rate limits (scoring/guards/limits.py). Their counts
+    are rows of the database: a test in a transaction rolls them back; a test whose server commits
     (the browser tests) starts from none."""
     marker = request.node.get_closest_marker("django_db")
     if marker is not None and marker.kwargs.get("transaction"):

@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from scoring.models import Game, Round
+from scoring.games.models import Game, Round
 from scoring.referee import gamefile
 from scoring.templatetags.tamalou import machine_time
 from tests.test_browser import finished_dutch_game, shoot

@@ -24,8 +24,8 @@ from django.db import DataError, connection, transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.backup import MANIFEST, BackupError, restore_backup, write_backup
-from scoring.models import Game, Round, TurnClock
+from scoring.games.backup import MANIFEST, BackupError, restore_backup, write_backup
+from scoring.games.models import Game, Round, TurnClock
 from scoring.referee.engine import GameError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -836,7 +836,7 @@ def test_games_that_unpack_past_the_limit_are_refused_before_any_is_read(
 ):
     """Game files may have 2 MB each: a small archive of many well-packed ones must not have
     the restore read and score for hours."""
-    from scoring import backup
+    from scoring.games import backup
 
     sizes = [len(data) for name, data in parts.members.items()]
     monkeypatch.setattr(backup, "MAX_GAMES_BYTES", sum(sizes) - 1)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.models import Game, Round
+from scoring.games.models import Game, Round
 from scoring.referee.engine import GameError
 from scoring.referee.gamefile import read_game
 

@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.test import Client
 from playwright.sync_api import Page, expect
 
-from scoring.models import Game, Round
+from scoring.games.models import Game, Round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -555,15 +555,15 @@ def test_the_end_of_a_game_with_its_chart_in_both_themes(browser, live_server, s
 
 def test_the_scripts_as_shipped_still_parse(browser, settings, tmp_path):
     """Production ships the app's modules hashed, each import naming the hashed file, and
-    without comments and indentation (scoring/staticfiles.py): a sheet served from the
+    without comments and indentation (tamalou_ref/staticfiles.py): a sheet served from the
     collected files under its own Content-Security-Policy runs them (the picker answers a tap),
     every module imports, and each keeps its one-line strings."""
-    from scoring.staticfiles import strip_script
+    from tamalou_ref.staticfiles import strip_script
 
     settings.STATIC_ROOT = tmp_path
     settings.STORAGES = {
         **settings.STORAGES,
-        "staticfiles": {"BACKEND": "scoring.staticfiles.ShippedStaticFiles"},
+        "staticfiles": {"BACKEND": "tamalou_ref.staticfiles.ShippedStaticFiles"},
     }
     call_command("collectstatic", interactive=False, verbosity=0)
     settings.DEBUG = False

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from bench.fixtures import evening_game
-from scoring.models import Game
+from scoring.games.models import Game
 from scoring.referee import engine
 from tests.test_browser import SCREENSHOTS, assert_fits_the_phone, shoot
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoring.models import Game, RuleSet
+from scoring.games.models import Game, RuleSet
 from tests.test_accessibility import NAMES, axe_violations
 from tests.test_browser import assert_fits_the_phone, shoot, tap_card
 from tests.test_offline_browser import controlled, kept

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoring.models import Game
+from scoring.games.models import Game
 from tests.test_browser import assert_fits_the_phone, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

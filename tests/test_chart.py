@@ -1,4 +1,4 @@
-"""The score chart's geometry (scoring/chart.py), without Django: its points are the sheet's
+"""The score chart's geometry (scoring/pages/chart.py), without Django: its points are the sheet's
 running totals, inside the plot, with the variant's landmarks from its own rules."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from hypothesis import given
 
-from scoring.chart import (
+from scoring.pages.chart import (
     HEIGHT,
     LEFT,
     PLOT_HEIGHT,

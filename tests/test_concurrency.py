@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from bench.phone import Phone
-from scoring.models import Game, Round
+from scoring.games.models import Game, Round
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PHONES = 6
@@ -124,7 +124,7 @@ def test_a_reader_storing_a_sheet_while_a_change_holds_the_game_does_not_deadloc
     from django.core.cache import cache
     from django.db import connection, connections
 
-    from scoring.models import StoredSheet
+    from scoring.games.models import StoredSheet
     from scoring.referee import engine
 
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])

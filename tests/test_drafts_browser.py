@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoring.models import Game, Round
+from scoring.games.models import Game, Round
 from scoring.referee import engine
 from tests.test_browser import assert_fits_the_phone, shoot, tap_card
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from django.test import Client, override_settings
 
-from scoring.models import Game
+from scoring.games.models import Game
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parent.parent
@@ -144,7 +144,7 @@ def test_a_save_the_busy_database_breaks_off_stores_nothing(monkeypatch):
     def locked(*args, **kwargs):
         raise OperationalError("database is locked")
 
-    monkeypatch.setattr("scoring.models.StoredSheet.keep", locked)
+    monkeypatch.setattr("scoring.games.models.StoredSheet.keep", locked)
     client = Client()
     response = client.post(
         f"/g/{game.edit_key}/", {"number": "1", "save": "1", "total_0": "3", "total_1": "9"}

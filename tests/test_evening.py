@@ -15,10 +15,10 @@ from django.utils import translation
 
 from bench.fixtures import evening_game
 from bench.phone import Phone
-from scoring.chart import drawn, score_chart
-from scoring.display import escaped
-from scoring.models import Game, Round
-from scoring.sheet import chart_summary
+from scoring.games.models import Game, Round
+from scoring.pages.chart import drawn, score_chart
+from scoring.pages.display import escaped
+from scoring.pages.sheet import chart_summary
 from tests.helpers import exported_as
 
 EXAMPLES = Path(__file__).parent / "examples"
@@ -431,8 +431,8 @@ def test_the_listed_rounds_meet_their_results_when_another_phone_changes_the_las
     """The sheet read, then another phone adds a round, or deletes the last one, before the
     history's rounds are read: each result is still drawn with its own round (its hands, its
     Edit and Delete links)."""
+    from scoring.pages.sheet import history
     from scoring.referee import engine
-    from scoring.sheet import history
 
     game = evening_game(35, seed=4)
     for change in ("add", "delete"):

@@ -14,11 +14,11 @@ from django.test import Client
 from django.utils import translation
 
 from bench.fixtures import PLAYERS, evening_game
-from scoring.forms import RoundForm
-from scoring.models import Game
+from scoring.games.models import Game
+from scoring.pages.forms import RoundForm
+from scoring.pages.sheet import history
 from scoring.referee import engine
 from scoring.referee.variants import VARIANTS
-from scoring.sheet import history
 
 pytestmark = pytest.mark.django_db
 

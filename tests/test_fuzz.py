@@ -21,7 +21,7 @@ from django.test import Client
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from scoring.models import Game, Round
+from scoring.games.models import Game, Round
 from scoring.referee import engine
 from scoring.referee.cards import full_deck
 from scoring.referee.variants import VARIANTS

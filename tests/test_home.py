@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.utils import translation
 
-from scoring.display import say
+from scoring.pages.display import say
 from scoring.referee.variants import VARIANTS
 
 

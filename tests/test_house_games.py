@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from scoring.models import Game
+from scoring.games.models import Game
 from tests.helpers import exported_as
 
 EXAMPLES = Path(__file__).parent / "examples"

@@ -10,7 +10,7 @@ import re
 import pytest
 from django.test import Client
 
-from scoring.models import Game, RuleSet
+from scoring.games.models import Game, RuleSet
 
 pytestmark = pytest.mark.django_db
 

@@ -15,11 +15,11 @@ from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring import httpcache
-from scoring.forms import HandsForm, RoundForm
-from scoring.match import CountsForm
+from scoring.games.models import Conflict, Game, Round
 from scoring.memorycache import BoundedMemoryCache
-from scoring.models import Conflict, Game, Round
+from scoring.pages import http as httpcache
+from scoring.pages.forms import HandsForm, RoundForm
+from scoring.pages.match import CountsForm
 
 pytestmark = pytest.mark.django_db
 
@@ -219,7 +219,7 @@ def private(response) -> bool:
 
 
 def test_everything_that_carries_a_key_is_private_and_checked_again(client):
-    from scoring.models import RuleSet
+    from scoring.games.models import RuleSet
 
     played = game()
     client.post(f"/g/{played.edit_key}/", {"number": "1", "total_0": "3", "total_1": "4"})
@@ -335,7 +335,7 @@ def test_a_page_loses_its_indentation_as_the_pattern_would_take_it(html):
 def test_every_page_a_phone_opens_answers_head_as_get_without_its_body(client):
     """HEAD is GET without the body (RFC 9110): the round's edit and delete pages answered 405,
     and a form page must not take it for a post."""
-    from scoring.models import RuleSet
+    from scoring.games.models import RuleSet
 
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
     client.post(f"/g/{game.edit_key}/", {"number": 1, "save": "1", "total_0": "3", "total_1": "9"})

@@ -9,7 +9,7 @@ import pytest
 from django.core.cache import caches
 from django.test import Client
 
-from scoring.models import Game, Round
+from scoring.games.models import Game, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -115,7 +115,7 @@ def test_syncs_past_the_rate_are_refused_and_the_phone_keeps_its_round(tight):
 
 def test_copies_of_a_shared_set_past_the_rate_get_the_429_page_and_save_nothing(tight):
     """A phone a set was shared with saves a copy each time: a probe made 100 in 3 seconds."""
-    from scoring.models import RuleSet
+    from scoring.games.models import RuleSet
 
     shared = RuleSet.objects.create(name="Chez Mamie", variant="tamalou")
     stranger = phone("192.0.2.7")
@@ -308,7 +308,7 @@ def test_under_asgi_a_body_without_its_length_is_read_up_to_the_limit_then_refus
 def test_under_asgi_a_body_within_the_limit_reaches_the_application_whole():
     import asyncio
 
-    from scoring.bodies import limit_bodies
+    from scoring.guards.bodies import limit_bodies
 
     seen = []
 
@@ -345,7 +345,7 @@ def test_under_asgi_a_stream_is_served_before_the_limit_with_the_servers_own_rec
     client's streams 429 for good)."""
     import asyncio
 
-    from scoring import stream
+    from scoring.live import stream
     from tamalou_ref.asgi import application
 
     served = []
@@ -365,7 +365,7 @@ def test_under_asgi_a_stream_is_served_before_the_limit_with_the_servers_own_rec
 
 def test_house_rules_saved_under_a_name_with_a_step_are_counted(tight):
     """The new-game page saves the rules before it looks at a step: such a post is counted."""
-    from scoring.models import RuleSet
+    from scoring.games.models import RuleSet
 
     stranger = phone("192.0.2.11")
     saving = {**NEW_GAME, "action": "save_rules", "rules_name": "Chez nous", "step": "x"}

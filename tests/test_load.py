@@ -13,7 +13,7 @@ import pytest
 from django.db import connection
 
 from bench.load import fresh_database, run
-from scoring.models import Game
+from scoring.games.models import Game
 
 pytestmark = pytest.mark.load
 

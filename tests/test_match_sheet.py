@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from scoring.models import Game, TurnClock
+from scoring.games.models import Game, TurnClock
 from tests.helpers import exported_as
 
 pytestmark = pytest.mark.django_db

@@ -23,7 +23,7 @@ from django.db import connection
 
 from bench.fixtures import evening_game
 from bench.servers import gunicorn
-from scoring.models import Game
+from scoring.games.models import Game
 from scoring.precompressed import PrecompressedPage
 
 ROOT = Path(__file__).resolve().parent.parent

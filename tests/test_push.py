@@ -1,4 +1,4 @@
-"""Live push (scoring/push.py, scoring/stream.py, static/js/stream.js): a save reaches the
+"""Live push (scoring/live/push.py, scoring/live/stream.py, static/js/stream.js): a save reaches the
 streams open on its game, through PostgreSQL's NOTIFY across server processes (on SQLite, at
 once within the process that saved, within a second in the others); a stream lost and opened
 again catches up from the phone's ETag. The tests save through one server process and stream
@@ -21,8 +21,8 @@ from django.test import override_settings
 from playwright.sync_api import Page, expect
 
 from bench.servers import children_of
-from scoring import push, stream
-from scoring.models import Game
+from scoring.games.models import Game
+from scoring.live import push, stream
 from tests.test_production import Browser, app_servers
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -13,7 +13,7 @@ from django.test import override_settings
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy
 
-from scoring.models import Game
+from scoring.games.models import Game
 from scoring.referee.variants import VARIANTS
 from scoring.renderers import FormRenderer
 

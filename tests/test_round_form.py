@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from scoring import caching
-from scoring.models import Game, Round
+from scoring.games.models import Game, Round
 from scoring.referee import engine
 from scoring.referee.variants import VARIANTS
 
@@ -282,7 +282,7 @@ def test_a_page_rendered_by_older_code_is_not_served(client, monkeypatch):
     sheet(client, game)
     cache.set(caching.cache_key("x"), "unused")
     monkeypatch.setattr(caching, "code_version", lambda: "another-deploy")
-    from scoring import httpcache as sheet_module
+    from scoring.pages import http as sheet_module
 
     rendered = []
     real = sheet_module.render_to_string

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client, override_settings
 
-from scoring.models import Game
+from scoring.games.models import Game
 from scoring.referee.cards import parse_card
 from scoring.referee.engine import GameEntry, score_game
 from scoring.referee.gamefile import round_from_json

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from scoring import models
-from scoring.models import Game
+from scoring.games import models
+from scoring.games.models import Game
 from tests.helpers import exported_as
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -150,7 +150,7 @@ def test_import_game_then_export_game_give_back_the_match_file(name):
 def test_import_game_refuses_a_hostile_file_in_one_line_and_stores_nothing(
     tmp_path, capsys, data, message
 ):
-    from scoring.models import Game
+    from scoring.games.models import Game
 
     path = tmp_path / "hostile.game.json"
     path.write_bytes(data)

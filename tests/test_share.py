@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.utils.html import escape
 
-from scoring.models import Game, Round
+from scoring.games.models import Game, Round
 
 pytestmark = pytest.mark.django_db
 NASTY = "<script>alert(1)</script>"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.models import Game, Round
+from scoring.games.models import Game, Round
 from tests.helpers import exported_as
 
 EXAMPLES = Path(__file__).parent / "examples"

@@ -19,7 +19,7 @@ import pytest
 from django.core.cache import cache
 from django.core.management import call_command
 
-from scoring.models import Game, Round, StoredSheet
+from scoring.games.models import Game, Round, StoredSheet
 from scoring.referee import engine, gamefile, story
 from tests.test_sheet import save_round, url
 

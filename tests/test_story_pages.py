@@ -16,7 +16,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from scoring.models import Game, Round
+from scoring.games.models import Game, Round
 from scoring.referee import engine, gamefile
 
 EXAMPLES = Path(__file__).parent / "examples"

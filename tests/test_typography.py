@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from scoring.display import typeset
-from scoring.models import Game
+from scoring.games.models import Game
+from scoring.pages.display import typeset
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "locale/fr/LC_MESSAGES/django.po"

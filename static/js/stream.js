@@ -1,4 +1,4 @@
-// Live push (scoring/push.py): one Server-Sent Events stream per open sheet tells each new ETag
+// Live push (scoring/live/push.py): one Server-Sent Events stream per open sheet tells each new ETag
 // of its live part; the phone then fetches that part with the ETag it shows (If-None-Match), as
 // its polling does, so a stream lost and opened again catches up from the page's own ETag.
 // While the stream is up the 3-second polls are skipped; without one (a WSGI server answers

@@ -10,7 +10,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from scoring.backup import BackupError, one_line, write_backup
+from scoring.games.backup import BackupError, one_line, write_backup
 
 
 class Command(BaseCommand):

@@ -7,9 +7,9 @@ import sys
 from django.core.management.base import BaseCommand
 from django.urls import reverse
 
-from scoring.backup import one_line
+from scoring.games.backup import one_line
+from scoring.games.models import Game
 from scoring.management.commands.score_game import read_source
-from scoring.models import Game
 from scoring.referee.engine import GameError
 
 

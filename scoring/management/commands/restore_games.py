@@ -10,7 +10,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from scoring.backup import one_line, restore_backup
+from scoring.games.backup import one_line, restore_backup
 from scoring.referee.engine import GameError
 
 

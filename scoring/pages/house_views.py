@@ -1,7 +1,7 @@
 """The pages of house rules: the builder's taps on the new-game page (save as a named set, pick
 a saved set, step a number, redraw the deck, score a sample round) and each saved set's page,
 where another phone keeps it and where it is changed. Each looks up, binds a form, calls its
-save, and renders or redirects, as ``scoring.views`` does."""
+save, and renders or redirects, as ``scoring.pages.views`` does."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scoring.device import owns_rule_set, remember_rule_set
-from scoring.forms import HouseRulesForm, NewGameForm, apply_step
-from scoring.house_rules import phone_rule_sets, rule_set_context, sample_round
-from scoring.httpcache import HtmxHttpRequest, private
-from scoring.limits import RULE_SET, limited
-from scoring.models import RuleSet
+from scoring.games.models import RuleSet
+from scoring.guards.limits import RULE_SET, limited
+from scoring.pages.device import owns_rule_set, remember_rule_set
+from scoring.pages.forms import HouseRulesForm, NewGameForm, apply_step
+from scoring.pages.house_rules import phone_rule_sets, rule_set_context, sample_round
+from scoring.pages.http import HtmxHttpRequest, private
 from scoring.referee import engine
 from scoring.referee.variants import VARIANTS
 

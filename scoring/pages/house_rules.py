@@ -6,12 +6,12 @@ from __future__ import annotations
 from django.http import HttpRequest
 from django.urls import reverse
 
-from scoring.device import device_rule_sets
-from scoring.forms import HouseRulesForm
-from scoring.models import RuleSet
+from scoring.games.models import RuleSet
+from scoring.pages.device import device_rule_sets
+from scoring.pages.forms import HouseRulesForm
+from scoring.pages.rules import differences, rules_context, worked_example
+from scoring.pages.sheet import qr_svg
 from scoring.referee.variants import VARIANTS
-from scoring.rules_page import differences, rules_context, worked_example
-from scoring.sheet import qr_svg
 
 
 def phone_rule_sets(request: HttpRequest) -> list[RuleSet]:

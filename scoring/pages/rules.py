@@ -13,9 +13,9 @@ from urllib.parse import urlencode
 
 from django.utils.translation import gettext, gettext_lazy
 
-from scoring.display import card_key_name, house_value, points, rank_name
-from scoring.forms import CARD_VALUES, RESET
-from scoring.models import KEY_PATTERN
+from scoring.games.models import KEY_PATTERN
+from scoring.pages.display import card_key_name, house_value, points, rank_name
+from scoring.pages.forms import CARD_VALUES, RESET
 from scoring.referee import engine, gamefile
 from scoring.referee.cards import SUIT_SYMBOLS, UnknownCard, parse_card
 from scoring.referee.house import SettingError, SettingErrors

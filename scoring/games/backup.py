@@ -30,7 +30,7 @@ from typing import Any
 from django.db import DatabaseError, transaction
 from django.db.models import Q
 
-from scoring.models import KEY_PATTERN, Game, TurnClock
+from scoring.games.models import KEY_PATTERN, Game, TurnClock
 from scoring.referee import engine, gamefile
 from scoring.referee.engine import GameError
 from scoring.referee.tambouille import TURN_CHOICES, Tambouille

@@ -18,7 +18,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from psycopg_pool import PoolTimeout
 
-from scoring.display import say
+from scoring.pages.display import say
 from scoring.referee.engine import GameError
 
 PAGES = {404: "404.html", 500: "500.html"}
@@ -47,7 +47,7 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
 
 
 def too_many_requests(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """A client past a rate limit (scoring/limits.py): nothing was stored."""
+    """A client past a rate limit (scoring/guards/limits.py): nothing was stored."""
     response = render(request, "429.html", status=429)
     response["Retry-After"] = "60"
     response.app_page = True

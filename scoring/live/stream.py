@@ -1,4 +1,4 @@
-"""The live stream of a sheet's link (Server-Sent Events), ``scoring.push``'s HTTP side.
+"""The live stream of a sheet's link (Server-Sent Events), ``scoring.live.push``'s HTTP side.
 
 Served on the event loop, beside Django rather than through it (``with_streams`` wraps the
 ASGI application): Django runs each request's synchronous middleware in a thread of the
@@ -20,11 +20,11 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import get_language_from_request, override
 from django.views.decorators.http import require_safe
 
-from scoring import push
-from scoring.errors import is_busy
-from scoring.httpcache import etag_of
-from scoring.limits import client_ip
-from scoring.models import KEY_PATTERN, Game
+from scoring.games.models import KEY_PATTERN, Game
+from scoring.guards.errors import is_busy
+from scoring.guards.limits import client_ip
+from scoring.live import push
+from scoring.pages.http import etag_of
 
 STREAM_PATH = re.compile(rf"^/(?P<link>[gs])/(?P<key>{KEY_PATTERN})/stream/\Z")
 LINKS = {"g": "edit", "s": "share"}

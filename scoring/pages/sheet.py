@@ -23,14 +23,14 @@ from django.utils.translation import get_language, gettext, ngettext
 from django_htmx.http import HttpResponseClientRedirect, retarget
 
 from scoring.caching import cache_key
-from scoring.chart import drawn, score_chart
-from scoring.display import escaped, points
-from scoring.forms import RoundForm
-from scoring.httpcache import etag_of
-from scoring.match import clock_of, match_context
-from scoring.models import Game, key_column
+from scoring.games.models import Game, key_column
+from scoring.pages.chart import drawn, score_chart
+from scoring.pages.display import escaped, points
+from scoring.pages.forms import RoundForm
+from scoring.pages.http import etag_of
+from scoring.pages.match import clock_of, match_context
+from scoring.pages.rules import differences, settings_query
 from scoring.referee import engine, story
-from scoring.rules_page import differences, settings_query
 
 # The newest rounds the history shows open: the one just saved, to check it; older ones are
 # folded to their header line (their Edit button on it), so that a long game stays a short page.

@@ -28,10 +28,10 @@ from django.utils.translation import get_language, gettext_lazy, ngettext_lazy
 from django.utils.translation import gettext as _
 
 from scoring.caching import cache_key
-from scoring.device import device_games
-from scoring.display import escaped, rank_name, say, say_detail, text_lazy
-from scoring.display import points as points_text
-from scoring.models import Game, RuleSet, rules_with
+from scoring.games.models import Game, RuleSet, rules_with
+from scoring.pages.device import device_games
+from scoring.pages.display import escaped, rank_name, say, say_detail, text_lazy
+from scoring.pages.display import points as points_text
 from scoring.referee import engine, gamefile
 from scoring.referee.cards import JOKER, RANKS, Card, UnknownCard, parse_card
 from scoring.referee.engine import GameError, Penalty, unstorable

@@ -11,9 +11,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring.display import minutes, say, say_detail
-from scoring.forms import NumberField, RoundForm
-from scoring.models import Game, TurnClock
+from scoring.games.models import Game, TurnClock
+from scoring.pages.display import minutes, say, say_detail
+from scoring.pages.forms import NumberField, RoundForm
 from scoring.referee import engine
 from scoring.referee.engine import GameError
 from scoring.referee.tambouille import CARDS, TURN_CHOICES, Tambouille

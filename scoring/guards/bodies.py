@@ -11,7 +11,7 @@ the limit, and past it goes the same way, with the length read so far. A body wi
 limit reaches Django as it came, a chunked one with its length said (Django limits a form's
 fields, and reads a multipart body, by its Content-Length).
 
-The live streams (``scoring/stream.py``) stand in front of this: they read no body, and see
+The live streams (``scoring/live/stream.py``) stand in front of this: they read no body, and see
 their phone go by what the server says after it.
 """
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from django.http import HttpResponse
 from django.utils import timezone
 
-from scoring.models import Game
+from scoring.games.models import Game
+from scoring.games.spreadsheet import file_name as csv_file_name
+from scoring.games.spreadsheet import sheet_csv
 from scoring.referee import gamefile
-from scoring.spreadsheet import file_name as csv_file_name
-from scoring.spreadsheet import sheet_csv
 
 
 def game_file_download(game: Game) -> HttpResponse:
@@ -22,7 +22,7 @@ def game_file_download(game: Game) -> HttpResponse:
 
 
 def csv_download(game: Game) -> HttpResponse:
-    """The sheet as CSV (see ``scoring.spreadsheet``), with a byte order mark so that
+    """The sheet as CSV (see ``scoring.games.spreadsheet``), with a byte order mark so that
     spreadsheets opening it with a double tap read its accents as UTF-8."""
     sheet = game.score()
     response = HttpResponse("\ufeff" + sheet_csv(sheet), content_type="text/csv; charset=utf-8")

@@ -1,4 +1,5 @@
-"""The rate limits' counts (``scoring/limits.py``): a cache backend for django-ratelimit whose
+"""The rate limits' counts (``scoring/guards/limits.py``):
+a cache backend for django-ratelimit whose
 ``add`` and ``incr`` are each one statement, atomic on SQLite and on PostgreSQL.
 
 django-ratelimit counts a client's requests with ``cache.add(key, 1)`` (a new window) and

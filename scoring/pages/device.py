@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.db.models import Count, Q
 from django.http import HttpRequest
 
-from scoring.models import Game
+from scoring.games.models import Game
 from scoring.referee import engine, story
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import VARIANTS

@@ -15,8 +15,8 @@ import codecs
 from django.conf import settings
 from django.core.exceptions import BadRequest, RequestDataTooBig
 
-from scoring.bodies import too_large
-from scoring.errors import bad_request
+from scoring.guards.bodies import too_large
+from scoring.guards.errors import bad_request
 
 
 class Utf8Bodies:

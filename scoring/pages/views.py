@@ -1,6 +1,6 @@
 """The pages. Each view looks up, binds a form and calls its ``save()`` (which calls the
 ``Game`` method), then renders or redirects; htmx requests get the named partial of the same
-template. HTTP caching is ``scoring.httpcache``'s decorators."""
+template. HTTP caching is ``scoring.pages.http``'s decorators."""
 
 from __future__ import annotations
 
@@ -13,10 +13,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap
 
-from scoring import webapp
-from scoring.device import forget, game_records, game_summaries, remember, stats_context
-from scoring.downloads import csv_download, game_file_download
-from scoring.forms import (
+from scoring.games.models import Conflict
+from scoring.guards.limits import IMPORT, NEW_GAME, SYNC, limited
+from scoring.pages import webapp
+from scoring.pages.device import forget, game_records, game_summaries, remember, stats_context
+from scoring.pages.downloads import csv_download, game_file_download
+from scoring.pages.forms import (
     DeleteRoundForm,
     EndGameForm,
     ImportForm,
@@ -29,16 +31,11 @@ from scoring.forms import (
     apply_row_action,
     error_texts,
 )
-from scoring.house_views import builder_action, new_game_page, new_game_start, phone_rule_sets
-from scoring.httpcache import HtmxHttpRequest, private, sheet_cache
-from scoring.limits import IMPORT, NEW_GAME, SYNC, limited
-from scoring.match import ClockForm, find_match
-from scoring.models import Conflict
-from scoring.referee import engine
-from scoring.referee.tambouille import Tambouille
-from scoring.referee.variants import VARIANTS
-from scoring.rules_page import rules_context, tambouille_context
-from scoring.sheet import (
+from scoring.pages.house_views import builder_action, new_game_page, new_game_start, phone_rule_sets
+from scoring.pages.http import HtmxHttpRequest, private, sheet_cache
+from scoring.pages.match import ClockForm, find_match
+from scoring.pages.rules import rules_context, tambouille_context
+from scoring.pages.sheet import (
     conflict_page,
     find_game,
     find_round,
@@ -48,6 +45,9 @@ from scoring.sheet import (
     sheet_context,
     sheet_page,
 )
+from scoring.referee import engine
+from scoring.referee.tambouille import Tambouille
+from scoring.referee.variants import VARIANTS
 
 MAX_ROWS = 64  # player rows a posted new-game form may have (more than 8 is refused)
 

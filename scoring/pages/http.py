@@ -5,7 +5,7 @@ compression and Cache-Control, applied to a view by ``sheet_cache`` (the sheet's
 A sheet page is rendered once per state of the game and per kind of request (see
 ``page_key``), compressed once (``scoring.precompressed``), then given each request's own
 CSRF token, which is all that differs between two phones looking at the same sheet. The
-views themselves only say what the page shows (``scoring.sheet``).
+views themselves only say what the page shows (``scoring.pages.sheet``).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from django.views.decorators.vary import vary_on_cookie
 from django_htmx.middleware import HtmxDetails
 
 from scoring.caching import cache_key
-from scoring.device import remember
-from scoring.models import Game
+from scoring.games.models import Game
+from scoring.pages.device import remember
 from scoring.precompressed import PrecompressedPage
 
 # Stands for the CSRF token in a page rendered once and served to everyone.

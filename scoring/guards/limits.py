@@ -7,7 +7,7 @@ fixed window, and past its rate answered 429 with the app's page (``errors.too_m
 before anything is stored. The rates (``RATE_LIMITS`` in the settings) are far above
 what a table does in an evening, so a real table never meets them.
 
-The counts live in the database (``CACHES["ratelimit"]``, ``scoring/ratecache.py``, in the
+The counts live in the database (``CACHES["ratelimit"]``, ``scoring/guards/ratecache.py``, in the
 table of migration 0010): the one database that every gunicorn worker and every app server
 already shares, so a client cannot spread its requests over processes to pass the limit.
 Each count is one atomic statement, so requests arriving at the same moment each count.

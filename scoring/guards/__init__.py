@@ -1,0 +1,1 @@
+"""The HTTP guards: request bodies, their encoding, rate limits, error pages."""

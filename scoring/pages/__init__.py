@@ -1,0 +1,1 @@
+"""The pages: views, their forms, and what each page shows."""

@@ -82,8 +82,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
-    # Compressed pages (the sheet compresses itself, faster); CSRF tokens are masked per
-    # response, which is Django's answer to BREACH.
+    # Compressed pages; CSRF tokens are masked per response, which is Django's answer to BREACH.
     "django.middleware.gzip.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -152,24 +151,13 @@ elif DATABASES["default"]["CONN_MAX_AGE"] == 0 and envint("DATABASE_POOL", 10):
 FORM_RENDERER = "scoring.renderers.FormRenderer"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Each app server keeps rendered fragments keyed by a game's version, which is read from the
-# database on every request: several servers never show different or stale scores.
+# Each app server keeps the referee's score sheet of each state of a game it served (keyed by
+# the game's version, read from the database on every request: several servers never show
+# different or stale scores), in Django's local-memory cache.
 CACHES = {
     "default": {
-        # Django's local-memory cache, also bounded in bytes (a long game's page is ~1 MB).
-        "BACKEND": "scoring.memorycache.BoundedMemoryCache",
-        "OPTIONS": {"MAX_ENTRIES": 2000, "MAX_BYTES": envint("CACHE_MAX_BYTES", 64 * 1024 * 1024)},
-    },
-    # The rounds of the history as drawn, each under a key of all it depends on (scoring.pages.sheet
-    # .entry_keys): a sheet drawn again after a save draws only the new round. Django's {% cache
-    # %} tag keeps its fragments here; a name of its own, or it would share the pages' store.
-    "template_fragments": {
-        "BACKEND": "scoring.memorycache.BoundedMemoryCache",
-        "LOCATION": "fragments",
-        "OPTIONS": {
-            "MAX_ENTRIES": 20_000,
-            "MAX_BYTES": envint("FRAGMENT_MAX_BYTES", 16 * 1024 * 1024),
-        },
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "OPTIONS": {"MAX_ENTRIES": envint("CACHE_MAX_ENTRIES", 2000)},
     },
 }
 

@@ -7,10 +7,8 @@ import json
 import re
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
-from scoring import caching
 from scoring.games.models import Game, Round
 from scoring.referee import engine
 from scoring.referee.variants import VARIANTS
@@ -271,28 +269,6 @@ def test_the_language_and_the_link_each_get_their_own_page(client):
     assert 'name="save"' not in shared and 'name="save"' in sheet(client, game)
 
 
-def test_every_cache_key_carries_the_code_version(monkeypatch):
-    before = caching.cache_key("page", "game.state", "en")
-    monkeypatch.setattr(caching, "code_version", lambda: "another-deploy")
-    assert caching.cache_key("page", "game.state", "en") != before
-
-
-def test_a_page_rendered_by_older_code_is_not_served(client, monkeypatch):
-    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
-    sheet(client, game)
-    cache.set(caching.cache_key("x"), "unused")
-    monkeypatch.setattr(caching, "code_version", lambda: "another-deploy")
-    from scoring.pages import http as sheet_module
-
-    rendered = []
-    real = sheet_module.render_to_string
-    monkeypatch.setattr(
-        sheet_module, "render_to_string", lambda *a, **k: rendered.append(1) or real(*a, **k)
-    )
-    sheet(client, game)
-    assert rendered == [1]
-
-
 def test_a_round_sent_again_after_later_rounds_is_not_offered_as_a_new_one(client):
     """Its answer was lost (a phone's connection, a server restart) and it is sent again."""
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
@@ -399,7 +375,7 @@ def test_saving_with_htmx_after_the_game_ended_elsewhere_reloads_the_sheet(clien
     assert response["HX-Redirect"] == f"/g/{game.edit_key}/" and Round.objects.count() == 1
 
 
-def test_the_scheme_is_part_of_the_page_key(client):
+def test_the_share_link_follows_the_scheme_the_page_was_asked_for(client):
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
     plain = client.get(f"/g/{game.edit_key}/").content.decode()
     secure = client.get(f"/g/{game.edit_key}/", secure=True).content.decode()

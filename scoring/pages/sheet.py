@@ -16,7 +16,6 @@ import segno
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
-from django.template.response import TemplateResponse
 from django.urls import get_script_prefix, reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, ngettext
@@ -25,6 +24,7 @@ from django_htmx.http import HttpResponseClientRedirect, retarget
 from scoring.caching import cache_key
 from scoring.games.models import Game, key_column
 from scoring.pages.chart import drawn, score_chart
+from scoring.pages.device import remember
 from scoring.pages.display import escaped, points
 from scoring.pages.forms import RoundForm
 from scoring.pages.http import etag_of
@@ -331,12 +331,10 @@ def misplaced_round(request: HttpRequest, game: Game, number: int) -> dict:
     return answer
 
 
-def sheet_page(
-    request: HttpRequest, link: str, key: str, live: bool = False
-) -> TemplateResponse | HttpResponse:
-    """The whole sheet page reached by its edit or share ``link`` (cached by
-    ``httpcache.sheet_cache``), or only its ``live`` part: what other phones change (or, once
-    the game has a rematch, where a viewer goes next)."""
+def sheet_page(request: HttpRequest, link: str, key: str, live: bool = False) -> HttpResponse:
+    """The whole sheet page reached by its edit or share ``link``, or only its ``live`` part:
+    what other phones change (or, once the game has a rematch, where a viewer goes next).
+    Opening an edit page puts the game first in the phone's list."""
     game = find_game(link, key)
     if live and link == "share" and game.next_game_id is not None and request.htmx:
         # A viewer's page moves on by itself to the rematch, by its read-only link (without
@@ -344,9 +342,11 @@ def sheet_page(
         return HttpResponseClientRedirect(next_game_url(game, link))
     if live:
         context = sheet_context(request, game, link=link)
-        return TemplateResponse(request, f"{page_template(game)}#live", context)
+        return render(request, f"{page_template(game)}#live", context)
+    if link == "edit":
+        remember(request, game.edit_key)
     form = None if link == "share" else new_round_form(game)
-    return TemplateResponse(request, page_template(game), sheet_context(request, game, form, link))
+    return render(request, page_template(game), sheet_context(request, game, form, link))
 
 
 def rules_url(game: Game, link: str) -> str:

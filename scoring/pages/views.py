@@ -32,7 +32,7 @@ from scoring.pages.forms import (
     error_texts,
 )
 from scoring.pages.house_views import builder_action, new_game_page, new_game_start, phone_rule_sets
-from scoring.pages.http import HtmxHttpRequest, private, sheet_cache
+from scoring.pages.http import HtmxHttpRequest, live_part, private
 from scoring.pages.match import ClockForm, find_match
 from scoring.pages.rules import rules_context, tambouille_context
 from scoring.pages.sheet import (
@@ -161,7 +161,7 @@ def rules_tambouille(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@sheet_cache("edit", private=True)
+@private
 def edit_sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
     if request.method == "POST":
         return save_round(request, key)
@@ -242,7 +242,7 @@ def sync_round(request: HtmxHttpRequest, key: str) -> JsonResponse:
 
 
 @require_safe
-@sheet_cache("edit", live=True)
+@live_part("edit")
 def edit_live(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The parts of the sheet that other phones change; 304 while nothing changed."""
     return sheet_page(request, "edit", key, live=True)
@@ -264,13 +264,13 @@ def edit_csv(request: HtmxHttpRequest, key: str) -> HttpResponse:
 
 
 @require_safe
-@sheet_cache("share", private=True)  # a game's whole content
+@private  # a game's whole content
 def share_sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
     return sheet_page(request, "share", key)
 
 
 @require_safe
-@sheet_cache("share", live=True)
+@live_part("share")
 def share_live(request: HtmxHttpRequest, key: str) -> HttpResponse:
     return sheet_page(request, "share", key, live=True)
 

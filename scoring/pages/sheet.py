@@ -24,7 +24,7 @@ from django_htmx.http import HttpResponseClientRedirect, retarget
 
 from scoring.caching import cache_key
 from scoring.games.models import Game, key_column
-from scoring.pages.chart import drawn, score_chart
+from scoring.pages.chart import score_chart
 from scoring.pages.display import escaped, points
 from scoring.pages.forms import RoundForm
 from scoring.pages.http import etag_of
@@ -255,7 +255,7 @@ def sheet_context(
         "next_deal": deals[len(sheet.rounds)] if not sheet.finished else None,
         "rounds_to_play": (variant.rounds - len(sheet.rounds)) if variant.rounds else None,
         "open_ended": not sheet.finished and variant.rounds is None,
-        "chart": drawn(score_chart(sheet, variant.landmarks()), escaped) if sheet.rounds else None,
+        "chart": score_chart(sheet, variant.landmarks()) if sheet.rounds else None,
         "chart_summary": chart_summary(sheet),
         "moments": story.moments(sheet, game.entries()) if sheet.finished else None,
         "csv_url": reverse(f"{link}_csv", args=[key]),

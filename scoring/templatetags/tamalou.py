@@ -117,12 +117,3 @@ def machine_time(moment: datetime | None) -> str:
     if moment is None:
         return ""
     return timezone.localtime(moment).isoformat(timespec="seconds")
-
-
-@register.filter
-def required_key(key: str) -> str:
-    """A ``{% cache %}`` key that must be there: without it every fragment would share the
-    empty key and show another's content."""
-    if not key:
-        raise ValueError("a kept fragment without its key")
-    return key

@@ -10,15 +10,13 @@ import threading
 from pathlib import Path
 
 import pytest
-from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.html import escape
 
 from bench.fixtures import evening_game
 from bench.phone import Phone
 from scoring.games.models import Game, Round
-from scoring.pages.chart import drawn, score_chart
-from scoring.pages.display import escaped
-from scoring.pages.sheet import chart_summary
+from scoring.pages.display import say
 from tests.helpers import exported_as
 
 EXAMPLES = Path(__file__).parent / "examples"
@@ -488,11 +486,10 @@ def test_the_migration_gives_each_existing_game_its_own_id():
 
 
 @pytest.mark.parametrize("name", ["tamoul", "dutch", "house_cabo_chez_mamie", "hostile"])
-@pytest.mark.parametrize("language", ["fr", "en"])
-def test_the_chart_drawn_from_text_is_the_chart_of_its_geometry(name, language):
-    """The page draws the chart from ``drawn`` (dicts of texts escaped in Python, cheaper for
-    the templates): the same SVG as drawn from the chart's own objects, landmarks, halves and
-    names a page must escape included."""
+def test_the_chart_shows_each_player_and_the_variants_landmarks(client, language, name):
+    """The chart as the page writes it, in either language: a line, a marker and a legend
+    entry per player (a name the page must escape included), the variant's landmarks with
+    their labels, and coordinates written for SVG (a dot, never French's decimal comma)."""
     if name == "hostile":
         players = ["Léa", '<b>"Zoé" & Cie</b>']
         hands = [{"Léa": 5, players[1]: 12}, {"Léa": 30, players[1]: 2}]
@@ -502,12 +499,20 @@ def test_the_chart_drawn_from_text_is_the_chart_of_its_geometry(name, language):
         game = Game.objects.import_file(json.dumps(played))
     else:
         game = Game.objects.import_file((EXAMPLES / f"{name}.game.json").read_bytes())
-    sheet = game.score()
-    chart = score_chart(sheet, game.rules().landmarks())
-    context = {"sheet": sheet, "chart_summary": chart_summary(sheet), "variant": game.rules()}
-    with translation.override(language):
-        svg = render_to_string("game.html#chart", context | {"chart": drawn(chart, escaped)})
-        assert svg == render_to_string("game.html#chart", context | {"chart": chart})
+    shown = page(client.get(f"/s/{game.share_key}/"))
+    svg = re.search(r'<figure class="chart" id="chart">.*?</figure>', shown, re.S).group(0)
+    assert svg.count("<polyline") == svg.count("<marker ") == len(game.players)
+    legend = re.findall(r"</svg>([^<]*)</li>", svg)
+    assert legend == [escape(player) for player in game.players]
     if name == "hostile":  # escaped once: as text, not markup, and not "&amp;lt;"
         assert "<b>" not in svg and "&lt;b&gt;&quot;Zoé&quot; &amp; Cie&lt;/b&gt;" in svg
-    assert svg.count("<polyline") == len(game.players) and '<text class="lm"' in svg
+    landmarks = game.rules().landmarks()
+    with translation.override(language):
+        labels = [escape(say(landmark.label)) for landmark in landmarks]
+    assert landmarks and re.findall(r'<text class="lm" [^>]*>([^<]*)</text>', svg) == labels
+    number = r"-?\d+(\.\d)?"
+    for attribute in ("x", "y", "x1", "x2", "y1", "y2"):
+        for value in re.findall(rf' {attribute}="([^"]*)"', svg):
+            assert re.fullmatch(number, value), (attribute, value)
+    for points in re.findall(r' points="([^"]*)"', svg):
+        assert re.fullmatch(rf"{number},{number}( {number},{number})*", points), points

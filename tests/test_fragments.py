@@ -1,7 +1,8 @@
-"""Parts of the sheet drawn once and kept (Django's ``{% cache %}``, in the
-``template_fragments`` cache): each round of the history and the round form's card picker.
-A sheet drawn from kept parts is the sheet drawn afresh, after every kind of change, by
-either link, in either language; and each key changes with each thing its part shows."""
+"""The sheet's history after every kind of change, by either link, in either language: the
+newest round whole, the older ones folded to their line (their Edit on it, by the edit link
+only), the newest 30 listed and a button for the others; and the round form's parts kept
+once drawn (its card picker, a new round's empty form), each under a key of everything it
+shows."""
 
 from __future__ import annotations
 
@@ -9,61 +10,94 @@ import dataclasses
 import re
 
 import pytest
-from django.core.cache import caches
 from django.test import Client
 from django.utils import translation
 
 from bench.fixtures import PLAYERS, evening_game
 from scoring.games.models import Game
 from scoring.pages.forms import RoundForm
-from scoring.pages.sheet import history
 from scoring.referee import engine
 from scoring.referee.variants import VARIANTS
+from scoring.templatetags.tamalou import card_in
 
 pytestmark = pytest.mark.django_db
 
-TOKEN = re.compile(r"\b[A-Za-z0-9]{64}\b")  # a CSRF token, masked afresh in each page
 TOTALS = {f"total_{seat}": str(seat + 2) for seat in range(len(PLAYERS))}
+WORDS = {
+    "en": {
+        "round": "Round {n}",
+        "dealt": "dealt by {dealer}",
+        "edited": "edited",
+        "show": "Show this round",
+        "edit": "Edit",
+        "earlier": "Show rounds 1 to {n}",
+    },
+    "fr": {
+        "round": "Manche {n}",
+        "dealt": "donnée par {dealer}",
+        "edited": "corrigée",
+        "show": "Afficher cette manche",
+        "edit": "Corriger",
+        "earlier": "Afficher les manches 1 à {n}",
+    },
+}
 
 
-def drawn(viewer: Client, url: str, *, kept: bool) -> str:
-    """The page at ``url`` drawn anew: from the parts kept, or from nothing."""
-    caches["default"].clear()  # the whole pages
-    if not kept:
-        caches["template_fragments"].clear()
-    response = viewer.get(url)
-    assert response.status_code == 200
-    return TOKEN.sub("", response.content.decode())
+def rounds_on(page: str) -> dict[int, str]:
+    """Each round the page lists, by number, as it draws it, newest first."""
+    found = re.findall(r'<article class="round" id="round-(\d+)">(.*?)</article>', page, re.S)
+    return {int(number): drawn for number, drawn in found}
 
 
-def pages(game: Game) -> list[str]:
-    edit, share = f"/g/{game.edit_key}/", f"/s/{game.share_key}/"
-    return [edit, f"{edit}live/", f"{edit}rounds/", share, f"{share}live/", f"{share}rounds/"]
-
-
-def same_drawn_either_way(game: Game, newest: int) -> None:
-    for language in ("fr", "en"):
+def shows_history(game: Game, newest: int, edited: set[int] = frozenset()) -> None:
+    """The sheet by either link in either language: round ``newest`` whole, the 29 before
+    it folded to their line, the older ones behind one button; the rounds/ page with every
+    round whole."""
+    game = Game.objects.get(pk=game.pk)
+    sheet = game.score()
+    dealers = [dealer for dealer, _ in engine.deals(sheet, game.first_dealer)]
+    oldest = max(newest - 29, 1)
+    for language, words in WORDS.items():
         viewer = Client()
         viewer.cookies["django_language"] = language
-        for url in pages(game):
-            drawn(viewer, url, kept=True)  # every part kept, as phones following it see it
-            kept = drawn(viewer, url, kept=True)
-            assert f'id="round-{newest}"' in kept and f'id="round-{newest + 1}"' not in kept
-            assert kept == drawn(viewer, url, kept=False), (language, url)
+        for link, key in (("g", game.edit_key), ("s", game.share_key)):
+            page = viewer.get(f"/{link}/{key}/").content.decode()
+            shown = rounds_on(page)
+            assert list(shown) == list(range(newest, oldest - 1, -1)), (language, link)
+            whole = shown.pop(newest)
+            assert "<table>" in whole and "<details" not in whole
+            assert ("/delete/" in whole) == (link == "g")
+            for number, line in shown.items():  # folded: the line alone
+                assert "<table>" not in line and f'hx-select="#round-{number} .round-body"' in line
+                title = words["round"].format(n=number)
+                dealt = words["dealt"].format(dealer=dealers[number - 1])
+                assert f"<h3>{title}</h3>" in line and dealt in line
+                assert f'href="/{link}/{key}/rounds/#round-{number}">{words["show"]}</a>' in line
+                assert (f'<span class="tag">{words["edited"]}</span>' in line) == (number in edited)
+                assert ("/edit/" in line) == (link == "g"), number
+                pk = game.live_rounds()[number - 1].pk
+                assert (
+                    link == "s" or f'href="/g/{key}/rounds/{pk}/edit/">{words["edit"]}</a>' in line
+                )
+            earlier = words["earlier"].format(n=oldest - 1)
+            assert (earlier in page) == (oldest > 1)
+            everything = rounds_on(viewer.get(f"/{link}/{key}/rounds/").content.decode())
+            assert list(everything) == list(range(newest, 0, -1))
+            assert all("<table>" in drawn for drawn in everything.values())
 
 
-def test_a_sheet_drawn_from_kept_parts_is_the_sheet_drawn_afresh_after_every_change():
+def test_a_long_sheet_shows_every_change_by_either_link_in_either_language():
     game = evening_game(34, seed=21)
     phone = Client()
     edit = f"/g/{game.edit_key}/"
-    same_drawn_either_way(game, 34)
+    shows_history(game, 34)
 
     # a saved round: the newest open, one more folded, the oldest listed no longer listed
     saved = {"number": "35", "save": "1", "caller": PLAYERS[0], **TOTALS}
     assert phone.post(edit, saved).status_code == 302
-    same_drawn_either_way(game, 35)
+    shows_history(game, 35)
 
-    # a card of an open round swapped for one of the same value (the same scores, other cards)
+    # a card of a folded round swapped for one of the same value: the same scores, the new card
     stored = game.rounds.get(position=33)
     entry = stored.as_entry(33)
     hand = entry.hands[PLAYERS[2]]
@@ -74,26 +108,31 @@ def test_a_sheet_drawn_from_kept_parts_is_the_sheet_drawn_afresh_after_every_cha
     game.replace_round(
         stored.pk, 0, dataclasses.replace(entry, hands={**entry.hands, PLAYERS[2]: swapped})
     )
-    same_drawn_either_way(game, 35)
+    shows_history(game, 35, edited={33})
+    whole = rounds_on(phone.get(f"{edit}rounds/").content.decode())[33]
+    assert card_in(other, "en") in whole and card_in(card, "en") not in whole
 
-    # a correction of an open round, then of a folded one (every later total changes)
-    for number in (34, 10):
+    # a correction of the open round, then of a folded one (every later total changes)
+    before = phone.get(edit).content.decode()
+    for number in (35, 10):
         stored = game.rounds.get(position=number)
         fixed = {"number": str(number), "edits": "0", "save": "1", "caller": PLAYERS[1], **TOTALS}
         response = phone.post(f"{edit}rounds/{stored.pk}/edit/", fixed)
         assert response.status_code == 302
-        same_drawn_either_way(game, 35)
+    shows_history(game, 35, edited={10, 33})
+    assert rounds_on(phone.get(edit).content.decode())[35] != rounds_on(before)[35]
 
     # the last round deleted (the one before opens again), then put back
     last = game.rounds.live().get(position=35)
     assert phone.post(f"{edit}rounds/{last.pk}/delete/").status_code == 302
-    same_drawn_either_way(game, 34)
+    shows_history(game, 34, edited={10, 33})
     assert phone.post(f"{edit}rounds/{last.pk}/restore/").status_code == 302
-    same_drawn_either_way(game, 35)
+    shows_history(game, 35, edited={10, 33})
 
-    # the game ended: no more round form, the rounds without their buttons changing
+    # the game ended: no more round form, the rounds listed as before
     assert phone.post(f"{edit}end/").status_code == 302
-    same_drawn_either_way(game, 35)
+    assert 'class="round-form' not in phone.get(edit).content.decode()
+    shows_history(game, 35, edited={10, 33})
 
 
 def test_a_picked_card_and_another_target_draw_their_own_picker():
@@ -113,40 +152,6 @@ def test_a_picked_card_and_another_target_draw_their_own_picker():
     page = chosen.content.decode()
     assert 'name="target" value="1"' in page and "Add cards to Marc" in page
     assert not re.search(r'name="pick" value="KH"[^>]*disabled', page)
-
-
-def keys_of(game: Game, link: str = "edit", language: str = "fr") -> dict[int, str]:
-    with translation.override(language):
-        return {h["result"].number: h["fragment"] for h in history(game, game.score(), link=link)}
-
-
-def test_each_round_is_kept_under_a_key_of_everything_it_shows():
-    game = evening_game(34, seed=22)
-    keys = keys_of(game)
-    assert len(set(keys.values())) == len(keys) == 30  # the listed rounds, each its own
-    assert keys_of(game, link="share").keys() == keys.keys()
-    assert set(keys_of(game, link="share").values()).isdisjoint(keys.values())
-    assert set(keys_of(game, language="en").values()).isdisjoint(keys.values())
-    twin = evening_game(34, seed=22)  # the same rounds: other links in them
-    assert set(keys_of(twin).values()).isdisjoint(keys.values())
-
-    # the same state read again: the same keys
-    assert keys_of(Game.objects.get(pk=game.pk)) == keys
-
-    # another dealer first: every round's "dealt by" changes
-    Game.objects.filter(pk=game.pk).update(first_dealer=1)
-    dealt = keys_of(Game.objects.get(pk=game.pk))
-    assert set(dealt.values()).isdisjoint(keys.values())
-    Game.objects.filter(pk=game.pk).update(first_dealer=0)
-
-    # a correction of round 31 changes round 31 (edited) and the open round's totals; the
-    # other folded rounds show no totals and keep their keys
-    game = Game.objects.get(pk=game.pk)
-    stored = game.rounds.get(position=31)
-    game.replace_round(stored.pk, 0, dataclasses.replace(stored.as_entry(31), caller=None))
-    corrected = keys_of(Game.objects.get(pk=game.pk))
-    assert all(corrected[n] == keys[n] for n in [*range(5, 31), 32, 33])
-    assert corrected[31] != keys[31] and corrected[34] != keys[34]
 
 
 def test_the_picker_is_kept_under_a_key_of_everything_it_shows():
@@ -201,13 +206,3 @@ def test_a_new_rounds_form_is_kept_under_a_key_of_everything_it_shows():
     assert key(first, data={"number": "2", "penalty-TOTAL_FORMS": "0"}) is None
     stored = first.rounds.get()
     assert RoundForm.for_game(first).as_stored(first, stored, 1).fresh_key is None
-
-
-def test_another_games_kept_form_is_the_form_drawn_afresh():
-    first, second = (Game.objects.create(variant="koubo", players=PLAYERS) for _ in range(2))
-    for language in ("fr", "en"):
-        viewer = Client()
-        viewer.cookies["django_language"] = language
-        drawn(viewer, f"/g/{first.edit_key}/", kept=True)  # its form kept
-        kept = drawn(viewer, f"/g/{second.edit_key}/", kept=True)
-        assert kept == drawn(viewer, f"/g/{second.edit_key}/", kept=False), language

@@ -1,8 +1,7 @@
 """The score chart's geometry: running totals per player per round, as SVG coordinates.
 
-Pure Python (no Django): game.html's ``chart`` partial draws what ``score_chart`` computes
-(as ``drawn`` gives it), as inline SVG, so the page needs no chart script and the
-Content-Security-Policy is unchanged.
+Pure Python (no Django): game.html's ``chart`` partial draws what ``score_chart`` computes as
+inline SVG, so the page needs no chart script and the Content-Security-Policy is unchanged.
 
 Decisions, as players read the chart:
 - x is the round: 0 (everyone at 0) then each round played; y is the running total, higher
@@ -22,7 +21,7 @@ Decisions, as players read the chart:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -214,38 +213,6 @@ def score_chart(sheet: ScoreSheet, landmarks: Sequence[Landmark] = ()) -> Chart:
         label_y=coordinate(HEIGHT - 4),
         marker=marker_size(scale.rounds),
     )
-
-
-def drawn(chart: Chart, text: Callable[[str], str]) -> dict:
-    """What the page writes of ``chart``: dicts of texts, each through ``text`` (the page
-    gives them escaped once, in Python). Django's templates look a name up in a dict before
-    trying an attribute (an exception each time for a dataclass: some 200 lookups in a
-    30-round chart), localize every number they write (some 90, each an integer written as
-    ``str`` writes it) and escape every text not marked escaped: the same bytes, in half of
-    the time."""
-    return {
-        "view_box": text(chart.view_box),
-        "marker": text(str(chart.marker)),
-        "left": text(str(chart.left)),
-        "right": text(str(chart.right)),
-        "label_x": text(chart.label_x),
-        "label_y": text(chart.label_y),
-        "series": [
-            {
-                "seat": text(str(s.seat)),
-                "player": text(s.player),
-                "points": text(s.points),
-                "shape": text(s.shape),
-            }
-            for s in chart.series
-        ],
-        "x_ticks": [{"at": text(t.at), "value": text(str(t.value))} for t in chart.x_ticks],
-        "y_ticks": [{"at": text(t.at), "value": t.value} for t in chart.y_ticks],
-        "lines": [
-            {"y": text(line.y), "label_y": text(line.label_y), "landmark": line.landmark}
-            for line in chart.lines
-        ],
-    }
 
 
 def marker_size(rounds: int) -> int:

@@ -6,13 +6,11 @@ JSON and the CSV keep the ASCII hyphen: programs read them."""
 
 from __future__ import annotations
 
-import html
 import re
 from fractions import Fraction
 
 from django.utils import formats
 from django.utils.functional import lazy
-from django.utils.safestring import SafeString
 from django.utils.translation import gettext, ngettext
 
 from scoring.referee.cards import JOKER, RANKS, parse_card
@@ -35,13 +33,6 @@ MINUS = "\u2212"
 # (their dashes are – and —).
 NEGATIVE = re.compile(r"(?<![\w\-−.,])-(?=[0-9])")
 SUBTRACTION = re.compile(r"(?<= )-(?= )")
-
-
-def escaped(text: str) -> SafeString:
-    """A plain string escaped as a template escapes it (Django's ``escape`` is ``html.escape``
-    behind a check for lazy strings): for texts worked out and escaped by the dozen before a
-    page is drawn (a sheet's folded rounds, the card picker)."""
-    return SafeString(html.escape(text))
 
 
 def typeset(text: str) -> str:

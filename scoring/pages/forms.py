@@ -30,8 +30,8 @@ from django.utils.translation import gettext as _
 from scoring.caching import cache_key
 from scoring.games.models import Game, RuleSet, rules_with
 from scoring.pages.device import device_games
-from scoring.pages.display import escaped, rank_name, say, say_detail, text_lazy
 from scoring.pages.display import points as points_text
+from scoring.pages.display import rank_name, say, say_detail, text_lazy
 from scoring.referee import engine, gamefile
 from scoring.referee.cards import JOKER, RANKS, Card, UnknownCard, parse_card
 from scoring.referee.engine import GameError, Penalty, unstorable
@@ -961,13 +961,12 @@ class HandsForm(RoundForm):
 
     @cached_property
     def picker_target(self) -> str:
-        """Whose cards the picker adds to: a seat number, or the penalty cards (escaped: the
-        picker writes it in each of its 54 buttons)."""
+        """Whose cards the picker adds to: a seat number, or the penalty cards."""
         target = self.value("target")
         targets = {str(seat) for seat in self.seats.values()}
         if self.variant.penalty_cards:
             targets.add(PENALTY_TARGET)
-        return escaped(target if target in targets else str(next(iter(self.seats.values()))))
+        return target if target in targets else str(next(iter(self.seats.values())))
 
     @cached_property
     def hands(self) -> list[HandView]:
@@ -1100,9 +1099,7 @@ def picker_rows(
     """The deck of a game's rules (``variant`` and its ``settings`` as JSON) as the picker
     shows it in ``language``, no card used, and that as JSON; and each card's value and copies
     for the page's script: the same for every round of every game with these rules, worked
-    out once (the template reads them, never changes them). Its texts come escaped, as the
-    template would escape them: a picker draws some 54 cards, and escaping them once, here, is
-    a tenth of its drawing."""
+    out once (the template reads them, never changes them)."""
     rules = rules_with(variant, settings)
     rows: dict[str | None, list[dict]] = {}
     values: dict[str, list] = {}
@@ -1116,8 +1113,7 @@ def picker_rows(
                 "classes": kind,
                 "points": points_text(value),
             }
-            shown = {name: escaped(text) for name, text in texts.items()}
-            rows.setdefault(card.suit, []).append(shown | {"used": False})
+            rows.setdefault(card.suit, []).append(texts | {"used": False})
             values[card.code] = [json_number(value), rules.copies(card)]
     shown = list(rows.values())
     return shown, json.dumps([shown, values], ensure_ascii=False), values

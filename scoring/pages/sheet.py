@@ -1,14 +1,11 @@
 """The score sheet page: what it shows of a game.
 
 ``sheet_context`` gathers what the page shows (standings, the history of rounds, whose
-deal it is, the round form); ``sheet_page`` is the page itself. How it is cached, compressed
-and given each request's CSRF token is ``scoring.caching``'s business.
+deal it is, the round form); ``sheet_page`` is the page itself, or its live part.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from functools import lru_cache
 from urllib.parse import urlencode
 
@@ -16,16 +13,15 @@ import segno
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
-from django.urls import get_script_prefix, reverse
+from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import gettext, ngettext
 from django_htmx.http import HttpResponseClientRedirect, retarget
 
-from scoring.caching import cache_key
 from scoring.games.models import Game, key_column
-from scoring.pages.chart import drawn, score_chart
+from scoring.pages.chart import score_chart
 from scoring.pages.device import remember
-from scoring.pages.display import escaped, points
+from scoring.pages.display import points
 from scoring.pages.forms import RoundForm
 from scoring.pages.http import etag_of
 from scoring.pages.match import clock_of, match_context
@@ -59,19 +55,14 @@ def new_round_form(game: Game, data=None) -> RoundForm | None:
 
 
 def history(
-    game: Game,
-    sheet: engine.ScoreSheet,
-    only_last: bool = False,
-    fold: bool = True,
-    link: str = "edit",
+    game: Game, sheet: engine.ScoreSheet, only_last: bool = False, fold: bool = True
 ) -> list[dict]:
     """Each round for the history, newest first (or, ``only_last``, what a save changes in
     it: the newest round, and the round it folds, drawn folded). With ``fold``, only the
     newest ``LISTED_ROUNDS`` (see ``earlier_rounds``), and all but the newest ``OPEN_ROUNDS``
     of them ``folded``: the page carries only their header line, and a tap on it fetches the
     rest (from the sheet's ``rounds/`` page, every round whole), so that a long game's first
-    load stays light. Only the rounds listed are read. Each round carries the key its drawing
-    is kept under (``entry_keys``), for the page reached by ``link``."""
+    load stays light. Only the rounds listed are read."""
     deals = engine.deals(sheet, game.first_dealer)
     rows = []
     count = len(sheet.rounds)
@@ -79,11 +70,6 @@ def history(
     # Rounds ``first + 1`` to ``count``, counted from the oldest: if another phone added or
     # deleted the last round since the sheet was read, each result still meets its own round.
     rounds = game.rounds_between(first, count)
-    # A folded round's texts, looked up and escaped once, then each round's filled in
-    folded_texts = {"show": escaped(gettext("Show this round")), "edit": escaped(gettext("Edit"))}
-    edited = escaped(gettext("edited"))
-    title, dealt_by = gettext("Round %(n)s"), gettext("dealt by %(dealer)s")
-    edit_url = (lambda pk: "") if link == "share" else round_edit_url(game)
     for stored, result, deal in zip(rounds, sheet.rounds[first:], deals[first:], strict=False):
         shown = {
             "entry": stored,  # the stored ``Round`` (its id for the edit and delete links)
@@ -91,17 +77,7 @@ def history(
             "dealer": deal[0],
             "folded": fold and result.number <= count - OPEN_ROUNDS,
         }
-        if shown["folded"]:  # its header line alone, its texts worked out (and escaped) here:
-            # lighter than the template's tags and filters when it is drawn
-            number = result.number
-            shown |= folded_texts | {
-                "number": escaped(str(number)),
-                "title": escaped(title % {"n": number}),
-                "edited": edited if stored.edits else "",
-                "dealt": escaped(dealt_by % {"dealer": deal[0]}),
-                "edit_url": escaped(edit_url(stored.pk)),
-            }
-        else:
+        if not shown["folded"]:  # a folded round shows its header line alone
             played = stored.as_entry(result.number)
             shown["round"] = played
             shown["rows"] = [
@@ -115,32 +91,7 @@ def history(
                 for p in result.scores
             ]
         rows.append(shown)
-    entry_keys(game, link, rows)
     return rows[::-1]
-
-
-def round_edit_url(game: Game) -> Callable[[int], str]:
-    """The edit page's address of each round of ``game`` by its id: the address reversed once
-    and each id put in it (a sheet lists up to 27 folded rounds, each with its Edit link)."""
-    before, after = reverse("round_edit", args=[game.edit_key, 0]).rsplit("/0/", 1)
-    return lambda pk: f"{before}/{pk}/{after}"
-
-
-def entry_keys(game: Game, link: str, rounds: list[dict]) -> None:
-    """Give each round of the history the key its drawing is kept under (``{% cache %}`` in
-    game.html's ``round_entry``), from everything that drawing depends on: the page it is
-    drawn for (``link``, the key in its links, the language), the variant's words, and the
-    round as stored, as scored and as shown (dealt by, folded). A saved round leaves the
-    others' keys as they were: a sheet drawn after a save draws only what changed."""
-    key = game.share_key if link == "share" else game.edit_key
-    settings = json.dumps(game.settings, sort_keys=True)
-    page = (link, key, get_script_prefix(), get_language(), game.variant, settings)
-    for shown in rounds:
-        stored, result = shown["entry"], shown["result"]
-        drawn = (shown["folded"], stored.pk, stored.edits, result.number, shown["dealer"])
-        if not shown["folded"]:  # a folded round shows no more than its header line
-            drawn += (json.dumps(stored.data, sort_keys=True), repr(result))
-        shown["fragment"] = cache_key("round", *page, *drawn)
 
 
 def earlier_rounds(sheet: engine.ScoreSheet) -> int:
@@ -151,7 +102,7 @@ def earlier_rounds(sheet: engine.ScoreSheet) -> int:
 def round_summary(request: HttpRequest, game: Game, sheet: engine.ScoreSheet, number: int) -> str:
     """Stored round ``number`` drawn as the sheet's history draws it, without its buttons (to
     set beside a round entered offline for the same number)."""
-    rounds = history(game, sheet, fold=False, link="summary")
+    rounds = history(game, sheet, fold=False)
     found = next(h for h in rounds if h["result"].number == number)
     context = {"h": found, "game": game, "variant": game.rules(), "read_only": True}
     return render_to_string("game.html#round_entry", context, request)
@@ -249,13 +200,13 @@ def sheet_context(
     whole = match is not None and match.url_name == f"{link}_rounds"
     deals = engine.deals(sheet, game.first_dealer)
     return shown | {
-        "history": lambda: history(game, sheet, fold=not whole, link=link),
+        "history": lambda: history(game, sheet, fold=not whole),
         "earlier": 0 if whole else earlier_rounds(sheet),
-        "rounds_url": escaped(reverse(f"{link}_rounds", args=[key])),  # written some 60 times
+        "rounds_url": reverse(f"{link}_rounds", args=[key]),
         "next_deal": deals[len(sheet.rounds)] if not sheet.finished else None,
         "rounds_to_play": (variant.rounds - len(sheet.rounds)) if variant.rounds else None,
         "open_ended": not sheet.finished and variant.rounds is None,
-        "chart": drawn(score_chart(sheet, variant.landmarks()), escaped) if sheet.rounds else None,
+        "chart": score_chart(sheet, variant.landmarks()) if sheet.rounds else None,
         "chart_summary": chart_summary(sheet),
         "moments": story.moments(sheet, game.entries()) if sheet.finished else None,
         "csv_url": reverse(f"{link}_csv", args=[key]),

@@ -21,19 +21,17 @@ from scoring.referee.notes import card_name as name_of_card
 register = template.Library()
 
 
-# Points are digits and signs: escaped here, once, they need no more escaping where a page
-# writes them (a sheet writes some 100).
-
-
 @register.filter
 def points(value: Fraction | int | None) -> str:
-    return display.escaped(display.points(value))
+    """Points written the local way, with a true minus sign: ``−2``, ``0,5`` in French."""
+    return display.points(value)
 
 
 @register.filter
 def signed(value: Fraction | int) -> str:
+    """Points with their sign, a plus too: ``+5``, ``−2``, ``0``."""
     text = display.points(value)
-    return display.escaped(text if text.startswith("−") or value == 0 else f"+{text}")
+    return text if text.startswith("−") or value == 0 else f"+{text}"
 
 
 @register.filter
@@ -117,12 +115,3 @@ def machine_time(moment: datetime | None) -> str:
     if moment is None:
         return ""
     return timezone.localtime(moment).isoformat(timespec="seconds")
-
-
-@register.filter
-def required_key(key: str) -> str:
-    """A ``{% cache %}`` key that must be there: without it every fragment would share the
-    empty key and show another's content."""
-    if not key:
-        raise ValueError("a kept fragment without its key")
-    return key

@@ -287,14 +287,15 @@ def main() -> None:
 def profile(args) -> None:
     """The evening against make serve's server, its rounds sampled by py-spy (attached to
     gunicorn's master and its workers once every phone has opened its sheet, 100 samples a
-    second of each busy thread): the share of the samples by function (its own time), by
+    second of the thread holding each process's GIL, so that a thread waiting, for the CPU
+    or a lock, is not counted as running): the share of the samples by function (its own time), by
     module (own time), and by function including what it calls."""
     spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     folded = WORK / "profile.txt"
     spying = []
 
     def attach(master: int) -> None:
-        command = [spy, "record", "--pid", str(master), "--subprocesses", "--rate", "100"]
+        command = [spy, "record", "--pid", str(master), "--subprocesses", "--rate", "100", "--gil"]
         command += ["--format", "raw", "-o", str(folded)]
         spying.append(subprocess.Popen(command, stdout=subprocess.DEVNULL))
         time.sleep(1)  # attached to every process

@@ -92,11 +92,10 @@ serve: install
 		--bind $(HOST):$(PORT) \
 		--workers $(WEB_CONCURRENCY) --access-logfile - --error-logfile -
 
-# The performance budget, measured here (wrk from Debian generates the load on loopback).
+# The budgets of docs/performance.md, measured here (a few minutes; not a test, exits 0): an
+# evening of 12 tables against `make serve`'s server, then the same against WSGI for comparison,
+# long games, the first load. `.venv/bin/python bench/run.py --profile`: where the CPU goes.
 bench: install
-	@command -v wrk >/dev/null 2>&1 || { \
-		echo "Installing Debian's wrk for the load test"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
 	$(BIN)/python bench/run.py
 
 # Eight phones on one game, one correcting round 1, a gunicorn worker killed midway: fails

@@ -1,267 +1,161 @@
-"""`make bench`: the performance budget, measured on this machine. Prints medians.
+"""`make bench`: what a table and an operator feel, against the budgets of issue #31.
 
-- the sheet page of a 30-round, 8-player game: database queries and server-side time;
-- saving a round: one request, scoring included;
-- throughput of the sheet page under gunicorn, against a trivial view served the same way;
-- the weight of a first load of the sheet page: HTML, CSS, JS and the icons it links, compressed;
-- long games (`--long` measures only these): the cold sheet and the end screen of a
-  500-round, 8-player game, a save at 500 rounds, a correction of its last and of its first
-  round, /stats/ and the home page of a phone holding 60 games of 30 rounds.
+The server is started as `make serve` starts it (its command line is read from the Makefile
+with `make -n serve`: DEBUG=0, static files collected, gunicorn with uvicorn workers, its
+WEB_CONCURRENCY), on a SQLite file of its own in a temporary folder, or on DATABASE_URL when
+that is set. The load comes from this process, on loopback. Then the same again with the WSGI
+application under gthread workers (same worker count, 4 threads each), for comparison.
 
-`--sheet` measures only the 30-round sheet's lines (to compare two versions, run by turns on
-a machine whose speed drifts), `--weight` only the first load's weight.
+1. An evening (bench/evening.py): ``--tables`` tables of 5 phones, each playing ``--rounds``
+   rounds, one every ``--pace`` seconds. A round: one phone saves it with htmx, then fetches
+   the sheet; the four others fetch the live part with their ETag (a 200), and again half a
+   round later (a 304). Figures: the server's CPU per round (user + system of gunicorn's
+   master and workers over the rounds, from /proc, divided by the rounds played; budget
+   40 ms) and each kind of request's median and p95 as the phone waits for it (budget: p95
+   100 ms).
+2. Long games: a save (htmx) and the sheet fetched after it, at round 500 against round 30
+   (games of 8 players, cards entered, a caller each round), one request at a time: the
+   phone's wait (median) and the server's CPU per request; budget: 500 rounds cost at most
+   twice 30.
+3. First load: the sheet's HTML, CSS, JS and icons, compressed, as a first visit fetches
+   them (budget 40 KB).
 
-The load comes from wrk on loopback, as a phone that visited once: it accepts gzip and
-sends back its cookies. The trivial view (/healthz) is measured the same way in the same run.
+    .venv/bin/python bench/run.py                  # all of it, both servers
+    .venv/bin/python bench/run.py --servers asgi   # make serve's server only
+    .venv/bin/python bench/run.py --profile        # the evening under py-spy (ASGI): where
+                                                   # the CPU goes, by function and module
 
-It runs in production mode (DEBUG off, hashed static files) on a SQLite file of its own in a
-temporary folder, or on DATABASE_URL when that is set.
+It prints the figures with their budgets and exits 0: it is a measure, not a test.
 """
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import os
 import re
-import secrets
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.capacity import cpu_seconds, percentile, process_tree  # noqa: E402
+from bench.load import server_env  # noqa: E402
+
 WORK = Path(tempfile.mkdtemp(prefix="tamalou-bench-"))
-ENV = {
-    "DEBUG": "0",
-    "SECRET_KEY": secrets.token_urlsafe(50),
-    "ALLOWED_HOSTS": "127.0.0.1,testserver",
-    "HTTPS": "0",
-    "STATIC_ROOT": str(WORK / "static"),
-}
-if not os.environ.get("DATABASE_URL"):
-    ENV["DATABASE_URL"] = f"sqlite:///{WORK / 'bench.sqlite3'}"
+ENV = server_env(
+    os.environ.get("DATABASE_URL") or f"sqlite:///{WORK / 'bench.sqlite3'}",
+    WORK,
+)
 os.environ.update(ENV)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tamalou_ref.settings")
-sys.path.insert(0, str(ROOT))
 
 import django  # noqa: E402
 
 django.setup()
 
-from django.core.cache import caches  # noqa: E402
 from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from bench.fixtures import PLAYERS, evening_game  # noqa: E402
-from bench.servers import gunicorn  # noqa: E402
-from scoring.games.models import Game  # noqa: E402
+from bench import evening  # noqa: E402
+from bench.fixtures import evening_game  # noqa: E402
+from bench.servers import served  # noqa: E402
+from scoring.games.models import Game, Round  # noqa: E402
 
-
-def median_ms(action, times: int) -> float:
-    samples = []
-    for _ in range(times):
-        start = time.perf_counter()
-        action()
-        samples.append((time.perf_counter() - start) * 1000)
-    return statistics.median(samples)
+CPU_PER_ROUND = 40  # ms, budget
+P95 = 100  # ms, budget for every kind of request of the evening
+LONG_RATIO = 2.0  # a long game's save and sheet against an evening's, at most
+FIRST_LOAD = 40  # KB compressed
 
 
-def queries(action) -> int:
-    with CaptureQueriesContext(connection) as captured:
-        action()
-    return len(captured)
+def server_cpu(master: int) -> float:
+    """Seconds of CPU (user + system) used so far by gunicorn's master and its workers."""
+    return cpu_seconds(process_tree(master))
 
 
-def sheet_page(client: Client, game: Game):
-    return lambda: client.get(f"/g/{game.edit_key}/", HTTP_HOST="127.0.0.1")
+def settle(master: int) -> None:
+    """Wait until the server is idle: every worker has loaded the application."""
+    deadline, before = time.monotonic() + 60, server_cpu(master)
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = server_cpu(master)
+        if now - before < 0.02:
+            return
+        before = now
 
 
-def measure_sheet() -> dict:
-    client = Client()
-    client.cookies["django_language"] = "fr"
-    long_game, short_game = evening_game(30), evening_game(3, seed=3)
-    results = {}
-    for name, game in (("30 rounds", long_game), ("3 rounds", short_game)):
-        page = sheet_page(client, game)
-        page()
-        forget_everything()
-        results[f"queries, cold cache, {name}"] = queries(page)
-        results[f"queries, warm, {name}"] = queries(page)
-    cold = cold_page(client, f"/g/{long_game.edit_key}/")
-    results["sheet 30×8, warm (ms)"] = median_ms(sheet_page(client, long_game), 300)
-    results["sheet 30×8, nothing cached: server just started (ms)"] = median_ms(cold, 40)
-    results["sheet 30×8, after a save: drawn anew, the earlier rounds kept (ms)"] = (
-        measure_after_save()
+# --- 1. an evening ----------------------------------------------------------------------------
+
+
+def measure_evening(
+    base: str, master: int, tables: int, rounds: int, pace: float, also=lambda: None
+) -> dict:
+    """``also``: what to do as the rounds begin (a profiler to attach)."""
+    keys = [
+        Game.objects.create(variant="tamalou", players=evening.PLAYERS).edit_key
+        for _ in range(tables)
+    ]
+    cpu_at_start = []
+    played = evening.play_evening(
+        base, keys, rounds, pace, on_start=lambda: (also(), cpu_at_start.append(server_cpu(master)))
     )
-    return results
-
-
-def measure_after_save(count: int = 40) -> float:
-    """The sheet of a game of 8 players as every phone asks for it after round 30 is saved:
-    its page is drawn anew (the state changed); what the earlier rounds look like is kept."""
-    client = Client()
-    client.cookies["django_language"] = "fr"
-    games = [evening_game(29, seed=300 + n) for n in range(count)]
-    hands = {f"total_{i}": str(i + 1) for i in range(len(PLAYERS))}
-    pending = iter(games)
-    timed: list[float] = []
-
-    def sheet_after_save():
-        game = next(pending)
-        url = f"/g/{game.edit_key}/"
-        client.get(url, HTTP_HOST="127.0.0.1")
-        saved = {"number": 30, "save": "1", "caller": PLAYERS[0], **hands}
-        assert client.post(url, saved, HTTP_HOST="127.0.0.1").status_code == 302
-        start = time.perf_counter()
-        response = client.get(url, HTTP_HOST="127.0.0.1")
-        timed.append((time.perf_counter() - start) * 1000)
-        assert response.status_code == 200, response.status_code
-
-    for _ in games:
-        sheet_after_save()
-    return statistics.median(timed)
-
-
-def measure_save(htmx: bool, number: int = 30, count: int = 40) -> float:
-    """One request saving round ``number``; with htmx it also returns the updated sheet."""
-    client = Client()
-    games = [evening_game(number - 1, seed=n) for n in range(count)]
-    for game in games:
-        client.get(f"/g/{game.edit_key}/", HTTP_HOST="127.0.0.1")
-    hands = {f"total_{i}": str(i + 1) for i in range(len(PLAYERS))}
-    pending = iter(games)
-
-    def save():
-        game = next(pending)
-        extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-        response = client.post(
-            f"/g/{game.edit_key}/",
-            {"number": number, "save": "1", "caller": PLAYERS[0], **hands},
-            HTTP_HOST="127.0.0.1",
-            **extra,
-        )
-        assert response.status_code == (200 if htmx else 302), response.status_code
-
-    return median_ms(save, len(games))
-
-
-def measure_correction(number: int, count: int = 9) -> float:
-    """One request correcting round ``number`` of a 500-round game of 8 players: the later
-    rounds scored again, the earlier ones read from the stored sheet."""
-    client = Client()
-    games = [evening_game(500, seed=200 + n) for n in range(count)]
-    hands = {f"total_{i}": str(i + 1) for i in range(len(PLAYERS))}
-    pending = iter(games)
-
-    def correct():
-        game = next(pending)
-        stored = game.rounds.get(position=number)
-        response = client.post(
-            f"/g/{game.edit_key}/rounds/{stored.pk}/edit/",
-            {"number": number, "edits": 0, "save": "1", "caller": PLAYERS[0], **hands},
-            HTTP_HOST="127.0.0.1",
-        )
-        assert response.status_code == 302, response.status_code
-
-    return median_ms(correct, count)
-
-
-def forget_everything() -> None:
-    """Empty the caches of this process: its pages and its drawn rounds."""
-    for alias in ("default", "template_fragments"):
-        caches[alias].clear()
-
-
-def cold_page(client: Client, url: str):
-    """A GET of ``url`` with nothing cached (as on a server just started)."""
-
-    def action():
-        forget_everything()
-        response = client.get(url, HTTP_HOST="127.0.0.1")
-        assert response.status_code == 200, response.status_code
-
-    return action
-
-
-def measure_long() -> dict:
-    """The cost of a long game, and of a phone that holds as many games as it may."""
-    client = Client()
-    client.cookies["django_language"] = "fr"
-    results = {}
-    long_game = evening_game(500, seed=5)
-    results["sheet 500×8, nothing cached (ms)"] = median_ms(
-        cold_page(client, f"/g/{long_game.edit_key}/"), 9
-    )
-    ended = evening_game(500, seed=6)
-    ended.end()
-    results["end screen 500×8, nothing cached (ms)"] = median_ms(
-        cold_page(client, f"/g/{ended.edit_key}/"), 9
-    )
-    results["save round 500 of 8 players, no JS: redirect (ms)"] = measure_save(
-        htmx=False, number=500, count=9
-    )
-    for number in (500, 1):
-        results[f"correct round {number} of 500, no JS: redirect (ms)"] = measure_correction(number)
-    phone = Client()
-    phone.cookies["django_language"] = "fr"
-    for seed in range(60):
-        game = evening_game(30, seed=100 + seed)
-        if seed % 2:
-            game.end()
-        phone.get(f"/g/{game.edit_key}/", HTTP_HOST="127.0.0.1")
-    results["/stats/ with 60 games of 30×8, nothing cached (ms)"] = median_ms(
-        cold_page(phone, "/stats/"), 9
-    )
-    results["home with 60 games of 30×8, nothing cached (ms)"] = median_ms(cold_page(phone, "/"), 9)
-    return results
-
-
-def wrk(url: str, cookie: str, seconds: int = 10) -> float:
-    """Requests per second, from a phone's browser that came before: gzip, and its cookies."""
-    headers = ["-H", "Accept-Encoding: gzip", "-H", f"Cookie: {cookie}"]
-    done = subprocess.run(
-        ["wrk", "-t2", "-c16", f"-d{seconds}s", *headers, url],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return float(re.search(r"Requests/sec:\s+([\d.]+)", done.stdout).group(1))
-
-
-def measure_throughput(game: Game) -> dict:
-    with gunicorn({**os.environ}, workers=2) as base:
-        sheet = f"{base}/g/{game.edit_key}/"
-        cookie = first_visit_cookies(sheet)
-        wrk(sheet, cookie, 2)  # warm both workers' caches
-        trivial, page = [], []
-        for _ in range(3):  # interleaved, so that both see the same machine
-            trivial.append(wrk(f"{base}/healthz", cookie, 6))
-            page.append(wrk(sheet, cookie, 6))
-        weight = page_weight(base, sheet)
-    ratios = sorted(p / t for p, t in zip(page, trivial, strict=True))
+    cpu = server_cpu(master) - cpu_at_start[0]
+    stored = Round.objects.filter(game__edit_key__in=keys, deleted_at=None).count()
+    if stored != tables * rounds:
+        played.errors.append(f"{stored} rounds stored, not {tables * rounds}")
     return {
-        "trivial view (req/s)": statistics.median(trivial),
-        "sheet 30×8 (req/s)": statistics.median(page),
-        "ratio sheet/trivial, median of 3 pairs": statistics.median(ratios),
-        "ratio, lowest of 3 pairs": ratios[0],
-        **weight,
+        "rounds": played.rounds,
+        "errors": played.errors,
+        "cpu per round (ms)": cpu * 1000 / played.rounds,
+        "times": {
+            kind: (
+                len(spent),
+                statistics.median(spent) * 1000,
+                percentile(spent, 0.95) * 1000,
+            )
+            for kind, spent in played.times.items()
+            if spent
+        },
     }
 
 
-def first_visit_cookies(url: str) -> str:
-    """The cookies a phone keeps after its first visit of the sheet (session, CSRF)."""
-    import urllib.request
-    from http.cookiejar import CookieJar
+# --- 2. long games ----------------------------------------------------------------------------
 
-    jar = CookieJar()
-    urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar)).open(url).read()
-    return "; ".join(f"{cookie.name}={cookie.value}" for cookie in jar)
 
+def measure_long(base: str, master: int, samples: int = 8) -> dict:
+    """A save and the sheet after it, at round 30 and at round 500 (a game of 29, of 499
+    rounds each time), interleaved so that both see the same machine."""
+    host, port = base.removeprefix("http://").split(":")
+    waits = {(n, kind): [] for n in (30, 500) for kind in ("save", "sheet")}
+    cpu = {key: 0.0 for key in waits}
+    for sample in range(samples):
+        for number in (30, 500):
+            game = evening_game(number - 1, seed=1000 + sample)
+            phone = evening.Browser(host, int(port), game.edit_key)
+            phone.open_sheet()
+            totals = [str((sample + seat) % 30) for seat in range(len(game.players))]
+            before = server_cpu(master)
+            saved = phone.save(totals, game.players[sample % len(game.players)])
+            between = server_cpu(master)
+            sheet = phone.open_sheet()
+            after = server_cpu(master)
+            assert saved.status == 200 and "HX-Retarget" not in saved.headers, saved.status
+            assert sheet.status == 200, sheet.status
+            waits[number, "save"].append(saved.seconds * 1000)
+            waits[number, "sheet"].append(sheet.seconds * 1000)
+            cpu[number, "save"] += (between - before) * 1000 / samples
+            cpu[number, "sheet"] += (after - between) * 1000 / samples
+    return {key: (statistics.median(waits[key]), cpu[key]) for key in waits}
+
+
+# --- 3. the first load ------------------------------------------------------------------------
 
 # What a module imports at once (`import … from "./x.js";`, `import "./x.js";`): loaded with it.
 # An `import("./x.js")` waits for the moment it is needed, so it is not part of the first load.
@@ -273,14 +167,14 @@ STATIC_IMPORT = re.compile(
 def page_weight(base: str, sheet: str) -> dict:
     """A first visit: the HTML (compressed as a proxy would), every script and stylesheet
     it links and every module those scripts import, as whitenoise serves them to a browser that
-    accepts gzip."""
+    accepts gzip. KB (1000 bytes) by kind, and the total."""
     import urllib.request
     from urllib.parse import urljoin
 
     def fetch(url: str) -> tuple[bytes, dict]:
         request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})
         with urllib.request.urlopen(request, timeout=10) as response:
-            return response.read(), dict(response.headers)
+            return response.read(), response.headers  # names in any case
 
     html, headers = fetch(sheet)
     sizes = {"HTML": len(html)}
@@ -288,7 +182,6 @@ def page_weight(base: str, sheet: str) -> dict:
         html = gzip.decompress(html)
     else:
         sizes["HTML"] = len(gzip.compress(html))
-    cache_headers = set()
     paths = [path.decode() for path in re.findall(rb'(?:src|href)="(/static/[^"]+)"', html)]
     seen = set()
     while paths:
@@ -300,57 +193,179 @@ def page_weight(base: str, sheet: str) -> dict:
         compressed = headers.get("Content-Encoding") == "gzip"
         name = {".js": "JS", ".css": "CSS"}.get(path[path.rfind(".") :], "icons")
         sizes[name] = sizes.get(name, 0) + len(body if compressed else gzip.compress(body))
-        cache_headers.add(headers.get("Cache-Control", ""))
         if name == "JS":
             text = gzip.decompress(body) if compressed else body
             paths += [urljoin(path, found.decode()) for found in STATIC_IMPORT.findall(text)]
-    return {
-        **{f"first load, {k} (KB gz)": v / 1000 for k, v in sizes.items()},
-        "first load, total (KB gz)": sum(sizes.values()) / 1000,
-        "static Cache-Control": " | ".join(sorted(cache_headers)),
-        "images or fonts": bool(re.search(rb"<img|@font-face|\.woff", html)),
-    }
+    return {**{k: v / 1000 for k, v in sizes.items()}, "total": sum(sizes.values()) / 1000}
 
 
-def measure_weight() -> dict:
-    """Only the first load's weight (`python bench/run.py --weight`): no load generated."""
-    game = evening_game(30, seed=11)
-    with gunicorn({**os.environ}) as base:
-        return page_weight(base, f"{base}/g/{game.edit_key}/")
+# --- the whole run ----------------------------------------------------------------------------
+
+
+def measure(wsgi: bool, args) -> dict:
+    with served(ENV, WORK / "server.log", wsgi=wsgi) as (base, master):
+        settle(master)
+        results = {"workers": len(process_tree(master)) - 1}
+        results["evening"] = measure_evening(base, master, args.tables, args.rounds, args.pace)
+        results["long"] = measure_long(base, master)
+        game = evening_game(30, seed=11)
+        results["first load"] = page_weight(base, f"{base}/g/{game.edit_key}/")
+    return results
+
+
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "OVER BUDGET"
+
+
+def show(name: str, results: dict, args) -> None:
+    database = "PostgreSQL" if ENV["DATABASE_URL"].startswith("postgres") else "SQLite"
+    played = results["evening"]
+    print(f"\n{name}, {results['workers']} workers, {database}")
+    print(
+        f"  Evening: {args.tables} tables of 5 phones, {args.rounds} rounds each, a round every"
+        f" {args.pace:g} s a table: {played['rounds']} rounds, {len(played['errors'])} errors"
+    )
+    for error, times in Counter(played["errors"]).most_common(5):
+        print(f"    error ×{times}: {error}")
+    cpu = played["cpu per round (ms)"]
+    print(
+        f"    server CPU per round  {cpu:6.1f} ms    budget ≤ {CPU_PER_ROUND} ms"
+        f"  {verdict(cpu <= CPU_PER_ROUND)}"
+    )
+    for kind, (count, median, p95) in played["times"].items():
+        print(
+            f"    {kind:<9} median {median:6.1f} ms  p95 {p95:6.1f} ms    budget p95 ≤ {P95} ms"
+            f"  {verdict(p95 <= P95)}  ({count} requests)"
+        )
+    print("  Long games (8 players), one request at a time: wait median / server CPU")
+    long = results["long"]
+    for kind in ("save", "sheet"):
+        (wait30, cpu30), (wait500, cpu500) = long[30, kind], long[500, kind]
+        ratio = max(wait500 / wait30, cpu500 / cpu30) if cpu30 else wait500 / wait30
+        print(
+            f"    {kind:<5} at 30 rounds {wait30:6.1f} / {cpu30:5.1f} ms, at 500 {wait500:6.1f} /"
+            f" {cpu500:5.1f} ms: ×{wait500 / wait30:.2f} wait,"
+            f" ×{cpu500 / cpu30 if cpu30 else 0:.2f} CPU    budget ≤ ×{LONG_RATIO:g}"
+            f"  {verdict(ratio <= LONG_RATIO)}"
+        )
+    weight = results["first load"]
+    parts = ", ".join(f"{k} {v:.1f}" for k, v in weight.items() if k != "total")
+    print(
+        f"  First load of a sheet: {weight['total']:.1f} KB gz ({parts})"
+        f"    budget ≤ {FIRST_LOAD} KB  {verdict(weight['total'] <= FIRST_LOAD)}"
+    )
 
 
 def main() -> None:
-    call_command("migrate", verbosity=0)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=12)
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--pace", type=float, default=2.0, help="seconds between two rounds")
+    parser.add_argument("--servers", default="asgi,wsgi")
+    parser.add_argument("--profile", action="store_true", help="the ASGI evening under py-spy")
+    args = parser.parse_args()
+    call_command("migrate", verbosity=0)  # as `make serve`'s `install`, then collectstatic
     call_command("collectstatic", interactive=False, verbosity=0)
-    if "--weight" in sys.argv:
-        for name, value in measure_weight().items():
-            print(f"  {name}  {value:.2f}" if isinstance(value, float) else f"  {name}  {value}")
+    print(f"Tamalou Ref benchmark: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+    try:
+        if args.profile:
+            profile(args)
+            return
+        names = {
+            "asgi": "ASGI, as make serve (uvicorn workers)",
+            "wsgi": "WSGI (gthread workers, 4 threads)",
+        }
+        for server in args.servers.split(","):
+            show(names[server], measure(server == "wsgi", args), args)
+    finally:
         shutil.rmtree(WORK, ignore_errors=True)
-        return
-    if "--sheet" in sys.argv:  # the 30×8 sheet's lines alone (to compare two versions by turns)
-        show(measure_sheet())
-        shutil.rmtree(WORK, ignore_errors=True)
-        return
-    if "--long" in sys.argv:
-        show(measure_long())
-        shutil.rmtree(WORK, ignore_errors=True)
-        return
-    results = measure_sheet()
-    results["save round 30 of 8 players, no JS: redirect (ms)"] = measure_save(htmx=False)
-    results["save round 30 of 8 players, htmx: + new sheet (ms)"] = measure_save(htmx=True)
-    results.update(measure_long())
-    results.update(measure_throughput(evening_game(30, seed=11)))
-    show(results)
-    shutil.rmtree(WORK, ignore_errors=True)
 
 
-def show(results: dict) -> None:
-    width = max(len(name) for name in results)
-    load = os.getloadavg()[0]
-    print(f"\nTamalou Ref benchmark ({os.cpu_count()} cores, load average {load:.1f}), medians:")
-    for name, value in results.items():
-        shown = f"{value:.2f}" if isinstance(value, float) else str(value)
-        print(f"  {name:<{width}}  {shown}")
+# --- where the CPU goes -----------------------------------------------------------------------
+
+
+def profile(args) -> None:
+    """The evening against make serve's server, its rounds sampled by py-spy (attached to
+    gunicorn's master and its workers once every phone has opened its sheet, 100 samples a
+    second of the thread holding each process's GIL, so that a thread waiting, for the CPU
+    or a lock, is not counted as running): the share of the samples by function (its own time), by
+    module (own time), and by function including what it calls."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    folded = WORK / "profile.txt"
+    spying = []
+
+    def attach(master: int) -> None:
+        command = [spy, "record", "--pid", str(master), "--subprocesses", "--rate", "100", "--gil"]
+        command += ["--format", "raw", "-o", str(folded)]
+        spying.append(subprocess.Popen(command, stdout=subprocess.DEVNULL))
+        time.sleep(1)  # attached to every process
+
+    with served(ENV, WORK / "server.log") as (base, master):
+        settle(master)
+        played = measure_evening(
+            base, master, args.tables, args.rounds, args.pace, also=lambda: attach(master)
+        )
+        spying[0].send_signal(signal.SIGINT)  # stops sampling, writes the samples
+        spying[0].wait(60)
+    print(f"  evening under py-spy: {played['rounds']} rounds, {len(played['errors'])} errors")
+    stacks = Counter()
+    for line in folded.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        stacks[stack] += int(count)
+    summarize(stacks)
+    keep = os.environ.get("BENCH_PROFILE_OUT")
+    if keep:
+        shutil.copy(folded, keep)
+
+
+def frame_parts(frame: str) -> tuple[str, str]:
+    """(function, module) of a py-spy frame, ``function (path/to/module.py:line)``."""
+    found = re.match(r"(.*) \((.*?)(?::\d+)?\)$", frame)
+    if not found:
+        return frame, frame
+    function, path = found.groups()
+    path = re.sub(r".*/(site-packages|python3\.\d+)/", "", path)
+    path = path.removeprefix(str(ROOT) + "/")
+    return function, path
+
+
+def summarize(stacks: Counter, top: int = 25) -> None:
+    total = sum(stacks.values())
+    own_function, own_module, inclusive = Counter(), Counter(), Counter()
+    for stack, count in stacks.items():
+        frames = [frame_parts(f) for f in stack.split(";") if f and not f.startswith("process ")]
+        frames = [f for f in frames if not f[0].startswith("thread ")]
+        if not frames:
+            continue
+        function, module = frames[-1]
+        own_function[f"{function} ({module})"] += count
+        own_module[module] += count
+        for seen in {f"{f} ({m})" for f, m in frames}:
+            inclusive[seen] += count
+
+    def table(title: str, counts: Counter, where=lambda name: True) -> None:
+        print(f"  {title}:")
+        for name, count in [(n, c) for n, c in counts.most_common() if where(n)][:top]:
+            print(f"    {100 * count / total:5.1f} %  {name}")
+
+    print(f"  {total} samples")
+    table("own time, by function", own_function)
+    table("own time, by module", own_module)
+    packages = Counter()
+    for module, count in own_module.items():
+        parts = module.split("/")
+        packages[
+            "/".join(parts[:2])
+            if parts[0] in ("django", "scoring") and len(parts) > 2
+            else parts[0]
+        ] += count
+    table("own time, by package", packages)
+    table(
+        "including what they call, the app's functions",
+        inclusive,
+        lambda n: "(scoring/" in n or "(tamalou_ref/" in n,
+    )
+    table("including what they call, everything", inclusive)
 
 
 if __name__ == "__main__":

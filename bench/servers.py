@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import shlex
 import signal
 import socket
 import subprocess
@@ -57,6 +59,90 @@ def gunicorn_master(
         except subprocess.TimeoutExpired:  # uvicorn workers wait for streams still open
             # killed with their master, not orphaned (``workers`` here is their count)
             for worker in children_of(server.pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(worker, signal.SIGKILL)
+            server.kill()
+            server.wait(10)
+
+
+def make_serve_command(port: int) -> tuple[dict, list[str]]:
+    """The command that starts the server in `make serve` (as `make -n serve` prints it, with
+    this environment's WEB_CONCURRENCY if set), on ``port`` of loopback: the variables it sets,
+    and its arguments."""
+    printed = subprocess.run(
+        ["make", "-n", "serve", "HOST=127.0.0.1", f"PORT={port}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.replace("\\\n", " ")
+    words = shlex.split([line for line in printed.splitlines() if "gunicorn" in line][-1])
+    assigned = {}
+    while re.fullmatch(r"[A-Z_]+=.*", words[0]):
+        name, _, value = words.pop(0).partition("=")
+        assigned[name] = value
+    return assigned, words
+
+
+def as_wsgi(words: list[str], threads: int = 4) -> list[str]:
+    """The same command serving the WSGI application with gthread workers (no live streams)."""
+    words = list(words)
+    at = words.index("tamalou_ref.asgi:application")
+    assert words[at + 1 : at + 3] == ["-k", "uvicorn_worker.UvicornWorker"], words
+    words[at : at + 3] = [
+        "tamalou_ref.wsgi:application",
+        "-k",
+        "gthread",
+        "--threads",
+        str(threads),
+    ]
+    return words
+
+
+@contextmanager
+def served(
+    env: dict, log: Path, wsgi: bool = False, wrap: list[str] | None = None
+) -> Iterator[tuple[str, int]]:
+    """The server as `make serve` starts it (its command line, from the Makefile), with
+    ``env``; ``wsgi``: the WSGI application under gthread workers instead. Its output (the
+    access log) is dropped, its error log written to ``log``. ``wrap``: a command it runs under
+    (a profiler). Yields the base URL and the pid of gunicorn's master once every worker
+    answers."""
+    port = free_port()
+    assigned, words = make_serve_command(port)
+    if wsgi:
+        words = as_wsgi(words)
+    workers = int(words[words.index("--workers") + 1])
+    command = [*(wrap or []), *words]
+    with open(log, "ab") as errors:
+        server = subprocess.Popen(
+            command, cwd=ROOT, env={**env, **assigned}, stdout=subprocess.DEVNULL, stderr=errors
+        )
+    master = server.pid
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if wrap:  # the profiler's child is gunicorn's master
+                master = min(children_of(server.pid), default=server.pid)
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.2).close()
+                if len(children_of(master)) == workers:
+                    break
+            except OSError:
+                pass
+            assert server.poll() is None, f"the server stopped: {command}, see {log}"
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}", master
+    finally:
+        if wrap:
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                os.kill(master, signal.SIGTERM)
+        else:
+            server.terminate()
+        try:
+            server.wait(60)
+        except subprocess.TimeoutExpired:
+            for worker in children_of(master):
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(worker, signal.SIGKILL)
             server.kill()

@@ -321,10 +321,11 @@ class Game(models.Model):
         with self._locked():
             live = self.rounds.live().order_by("position")
             count = live.count()  # the rounds before it are not read: only their sheet
-            if 0 < number <= count and live[number - 1].data == data:
+            same = live[number - 1] if 0 < number <= count else None
+            if same is not None and same.data == data:
                 # The same round sent again (a second tap on Save, or a retry after its answer
                 # was lost): it is stored already, whatever was saved after it.
-                return live[number - 1]
+                return same
             if count != number - 1:
                 raise Conflict
             sheet = self._scored_on(number, [entry])

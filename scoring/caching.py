@@ -5,9 +5,9 @@ built here, from everything its output depends on and the version of the code
 that made it: a deploy never serves what the old code rendered, even from a cache
 shared by several servers.
 
-Two things are cached (``make bench`` shows the budget needs both): the referee's
-score sheet of each state of a game, and the whole sheet page of each state of a
-game as each kind of request sees it (see ``scoring.pages.sheet``).
+What is cached here: the whole sheet page of each state of a game as each kind of
+request sees it (see ``scoring.pages.sheet``). The referee's score sheet of each
+state is kept in the database, under a key of its own (``Game.sheet_key``).
 """
 
 from __future__ import annotations
@@ -31,29 +31,6 @@ def code_version() -> str:
                 digest.update(str(path.relative_to(ROOT)).encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
-
-
-@cache
-def referee_version() -> str:
-    """A digest of the code a score sheet is made with: the referee (``scoring/referee``),
-    how a stored game is given to it and how its sheet is stored (``scoring/games/models.py``), and
-    the migrations (one may rewrite stored rounds). A sheet stored in the database by other
-    code is scored again."""
-    digest = hashlib.sha256()
-    scoring = ROOT / "scoring"
-    code = [*(scoring / "referee").rglob("*.py"), scoring / "models.py"]
-    for path in sorted([*code, *(scoring / "migrations").glob("*.py")]):
-        digest.update(str(path.relative_to(ROOT)).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def sheet_key(*parts: object) -> str:
-    """The key of a game's score sheet given everything it is scored from: kept in the cache
-    and in the database (``StoredSheet``) alike, so it names the referee's code, not the
-    whole code's (a new template does not score every game again)."""
-    seed = "\x1f".join(str(part) for part in (referee_version(), *parts))
-    return f"sheet:{hashlib.sha256(seed.encode()).hexdigest()}"
 
 
 def cache_key(kind: str, *parts: object) -> str:

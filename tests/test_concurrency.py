@@ -129,14 +129,14 @@ def test_a_reader_storing_a_sheet_while_a_change_holds_the_game_does_not_deadloc
 
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
     held, release = threading.Event(), threading.Event()
-    check_next = Game._check_next
+    scored_on = Game._scored_on
 
-    def holding(self, count, entry):
+    def holding(self, number, entries):
         held.set()
         assert release.wait(30)
-        return check_next(self, count, entry)
+        return scored_on(self, number, entries)
 
-    monkeypatch.setattr(Game, "_check_next", holding)
+    monkeypatch.setattr(Game, "_scored_on", holding)
     failures = []
 
     def in_thread(action):
@@ -169,4 +169,4 @@ def test_a_reader_storing_a_sheet_while_a_change_holds_the_game_does_not_deadloc
     fresh = Game.objects.get(pk=game.pk)
     assert len(fresh.score().rounds) == 1
     assert fresh.score() == engine.score_game(fresh.as_entry())
-    assert StoredSheet.unpack(StoredSheet.read(fresh.pk, fresh.sheet_key())) == fresh.score()
+    assert StoredSheet.read(fresh.pk, fresh.sheet_key()) == fresh.score()

@@ -23,6 +23,7 @@ from playwright.sync_api import Page, expect
 from bench.servers import children_of
 from scoring.games.models import Game
 from scoring.live import push, stream
+from scoring.referee.engine import RoundEntry
 from tests.test_production import Browser, app_servers
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -229,8 +230,7 @@ def test_a_stream_hears_each_write_in_its_own_process(transactional_db):
 
     def write() -> str:  # in a thread of its own: its connection is closed with it
         try:
-            with game._locked():
-                pass
+            game.add_round(1, RoundEntry(hands={"Léa": 3, "Marc": 9}))
             return game.state
         finally:
             connection.close()

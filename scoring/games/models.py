@@ -2,35 +2,35 @@
 
 A game keeps its variant, settings and players; each round keeps exactly the
 round object of the game file. Totals, winners and explanations are computed
-by the referee from these every time, so they can never disagree with history.
+by the referee from these, so they can never disagree with history.
 
 Every change to a game goes through a method here (add, replace, delete,
-restore a round, end the game, store a game file): each runs in a transaction
-that holds the game's row lock, checks the whole game as it would be stored
-with the referee, and renews the game's ``state`` token, which every cache
-and ETag is keyed by.
+restore a round, end or resume the game, a timer tap, a rematch, store a game
+file), and each reads the same way: take the game's row lock, check the game
+as it would be stored with the referee, store it, and ``_store`` the new
+state token (which every cache and ETag is keyed by), the summary and the
+score sheet in the same transaction, telling the phones that follow the game
+once it commits.
 """
 
 from __future__ import annotations
 
-import io
+import hashlib
 import json
 import pickle
 import secrets
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime, timedelta
-from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cache, lru_cache
+from pathlib import Path
 
-from django.core.cache import cache
-from django.db import DatabaseError, connection, models, transaction
+from django.db import DatabaseError, models, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from scoring.caching import sheet_key
 from scoring.live import push
 from scoring.referee import engine, gamefile, story
 from scoring.referee.house import HouseRules
@@ -65,22 +65,16 @@ class Conflict(Exception):
 
 class GameManager(models.Manager):
     def version_by_key(self, link: str, key: str) -> tuple[int, str, str] | None:
-        """(id, edit key, state) of the game reached by an edit or share key, or None: the one
-        read a phone's view of a cached sheet costs. Plain SQL, because building the ORM
-        query took most of that request's time (``make bench``)."""
-        column = key_column(link)
-        quote = connection.ops.quote_name
-        sql = (
-            f"SELECT {quote('id')}, {quote('edit_key')}, {quote('state')} "
-            f"FROM {quote(self.model._meta.db_table)} WHERE {quote(column)} = %s"
-        )
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [key])
-            return cursor.fetchone()
+        """(id, edit key, state) of the game reached by an edit or share key, or None: all a
+        cached sheet page needs to know whether it is still the game's."""
+        found = self.filter(**{key_column(link): key}).values_list("id", "edit_key", "state")
+        return found.first()
 
     def store(self, parsed: engine.GameEntry, rounds: list[dict] | None = None, **fields) -> Game:
         """Store a checked game file as a game and its rounds, in their canonical form.
-        ``rounds`` gives each round's extra fields (a restored backup's); ``fields`` the game's."""
+        ``rounds`` gives each round's extra fields (a restored backup's); ``fields`` the game's.
+        The game as stored is scored by the referee in the same transaction (a GameError
+        stores nothing)."""
         canonical = gamefile.game_to_json(parsed)
         extras = rounds or [{} for _ in canonical["rounds"]]
         with transaction.atomic():
@@ -103,7 +97,7 @@ class GameManager(models.Manager):
                 Round(game=game, position=n, data=data, **extra)
                 for n, (data, extra) in enumerate(zip(canonical["rounds"], extras, strict=True), 1)
             )
-            game.save_summary()
+            game._store(engine.score_game(game.as_entry()), updated_at=game.updated_at)
         return game
 
     def import_file(self, data: bytes | str, mine: list[str] | None = None) -> Game:
@@ -174,69 +168,62 @@ class Game(models.Model):
         return f"{edit_key}.{state}"
 
     # --- reading -------------------------------------------------------------------
+    # A page asks for the rounds, their count and the score sheet several times: each is
+    # read once for this loaded game (``refresh_from_db`` forgets them).
+
+    def refresh_from_db(self, *args, **kwargs) -> None:
+        for memo in ("_live_rounds", "_live_count", "_sheet"):
+            self.__dict__.pop(memo, None)
+        super().refresh_from_db(*args, **kwargs)
 
     def live_rounds(self) -> list[Round]:
-        """The rounds in order, read once for this loaded game (``refresh_from_db`` rereads)."""
-        if not hasattr(self, "_live_rounds"):
+        """The rounds in order."""
+        if "_live_rounds" not in self.__dict__:
             self._live_rounds = list(self.rounds.live().order_by("position"))
         return self._live_rounds
 
     def live_count(self) -> int:
-        """How many live rounds the game has: counted once for this loaded game, not read."""
+        """How many live rounds the game has (counted, not read)."""
         if "_live_rounds" in self.__dict__:
             return len(self._live_rounds)
         if "_live_count" not in self.__dict__:
-            self._live_count = self.live_round_rows("COUNT(*)")[0][0]
+            self._live_count = self.rounds.live().count()
         return self._live_count
 
-    def rounds_between(self, first: int, last: int) -> list[Round | ListedRound]:
-        """Live rounds ``first + 1`` to ``last`` in order: only those are read (unless every
-        round was read already), and only what the sheet lists of them."""
-        if last <= first:
-            return []
+    def rounds_between(self, first: int, last: int) -> list[Round]:
+        """Live rounds ``first + 1`` to ``last`` in order: only those are read, and only what
+        the sheet lists of them."""
         if "_live_rounds" in self.__dict__:
             return self._live_rounds[first:last]
-        # The data comes as text, read as JSON only if the round is shown whole.
-        quote = connection.ops.quote_name
-        columns = (
-            f"{quote('id')}, {quote('position')}, {quote('edits')}, CAST({quote('data')} AS text)"
-        )
-        rest = f"ORDER BY {quote('position')} LIMIT %s OFFSET %s"
-        rows = self.live_round_rows(columns, rest, [last - first, first])
-        return [ListedRound(*row) for row in rows]
+        listed = self.rounds.live().order_by("position")
+        listed = listed.only("id", "game_id", "position", "edits", "data")  # not its dates
+        return list(listed[first:last]) if last > first else []
 
-    def live_round_rows(self, columns: str, rest: str = "", params: list | None = None) -> list:
-        """``columns`` of the game's live rounds (as ``RoundQuerySet.live`` says: not deleted),
-        then ``rest`` of the query (its ``params`` after the game's id). Plain SQL, as
-        ``version_by_key``: building the ORM query cost more than running it (a sheet counts
-        its rounds and reads those it lists)."""
-        quote = connection.ops.quote_name
-        sql = (
-            f"SELECT {columns} FROM {quote(Round._meta.db_table)} "
-            f"WHERE {quote('game_id')} = %s AND {quote('deleted_at')} IS NULL {rest}"
-        )
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [self.pk, *(params or [])])
-            return cursor.fetchall()
-
-    def refresh_from_db(self, *args, **kwargs) -> None:
-        for memo in ("_live_rounds", "_live_count", "_sheet", "_sheet_packed"):
-            self.__dict__.pop(memo, None)
-        super().refresh_from_db(*args, **kwargs)
-
-    def effective_settings(self, rounds: int | None = None) -> dict:
-        """The settings to score with: a game the table ended early stops after its last round
-        (``rounds`` of them when a change is checked, else the rounds stored)."""
-        settings = dict(self.settings)
-        if self.ended and not self.is_match:
-            count = len(self.live_rounds()) if rounds is None else rounds
-            settings["rounds"] = max(count, 1)
-        return settings
+    def round_numbered(self, round_id: int) -> tuple[Round, int] | None:
+        """A live round and its number, by its id (the other rounds are counted, not read)."""
+        if "_live_rounds" in self.__dict__:
+            for number, stored in enumerate(self._live_rounds, 1):
+                if stored.pk == round_id:
+                    return stored, number
+            return None
+        live = self.rounds.live()
+        stored = live.filter(pk=round_id).first()
+        if stored is None:
+            return None
+        return stored, live.filter(position__lt=stored.position).count() + 1
 
     @property
     def is_match(self) -> bool:
         """A Tambouille match (a match sheet of cards left), not a Tamalou score sheet."""
         return self.variant == Tambouille.key
+
+    def effective_settings(self, rounds: int | None = None, ended: bool | None = None) -> dict:
+        """The settings to score with: a game the table ended (``ended``, by default as
+        stored) stops after its last round (``rounds`` of them, by default those stored)."""
+        settings = dict(self.settings)
+        if (self.ended if ended is None else ended) and not self.is_match:
+            settings["rounds"] = max(self.live_count() if rounds is None else rounds, 1)
+        return settings
 
     def rules(self) -> HouseRules:
         """The variant (or Tambouille) with this game's house settings."""
@@ -252,51 +239,47 @@ class Game(models.Model):
         return [stored.as_entry(n) for n, stored in enumerate(rounds, first)]
 
     def as_entry(
-        self, rounds: list[engine.RoundEntry] | None = None, ended_after: int | None = None
+        self,
+        rounds: list[engine.RoundEntry] | None = None,
+        ended_after: int | None = None,
+        ended: bool | None = None,
     ) -> engine.GameEntry:
         """The game for the referee: its stored rounds, or ``rounds`` as a change would store
-        them (an ended game then ends after ``ended_after`` rounds, by default all of them)."""
+        them. A game the table ended (``ended``, by default as stored) ends after
+        ``ended_after`` rounds, by default all of them."""
         rounds = self.entries() if rounds is None else rounds
+        ended = self.ended if ended is None else ended
         count = len(rounds) if ended_after is None else ended_after
         return engine.GameEntry(
             variant=self.variant,
             players=tuple(self.players),
             rounds=tuple(rounds),
-            settings=self.effective_settings(count),
-            blocked_after=count if self.ended and self.is_match else None,
+            settings=self.effective_settings(count, ended),
+            blocked_after=count if ended and self.is_match else None,
             rules_name=self.rules_name or None,
         )
 
-    def sheet_key(self, state: str | None = None) -> str:
-        """Names the score sheet of the game in ``state`` (by default, as loaded) with
-        everything it is scored from besides the rounds, which only change with the state."""
+    def sheet_key(self) -> str:
+        """Names the score sheet of the game as loaded: its state (which changes with its
+        rounds), everything else it is scored from, and the code that scores and stores it."""
         settings = json.dumps(self.settings, sort_keys=True)
-        where = (self.edit_key, state or self.state, self.variant, self.players, settings)
-        return sheet_key(*where, self.ended, self.rules_name)
+        scored_from = (self.state, self.variant, self.players, settings, self.ended)
+        seed = "\x1f".join(map(str, (referee_version(), *scored_from, self.rules_name)))
+        return f"sheet:{hashlib.sha256(seed.encode()).hexdigest()}"
 
     def score(self) -> engine.ScoreSheet:
-        """The referee's score sheet, computed once for each state of the game: read from the
-        cache, else from the database, where the change that made the state stored it (read
-        once for this loaded game). A game no change has stored yet is scored, and stored."""
+        """The referee's score sheet of the game as loaded: the one the change that made its
+        state stored, so that no server scores the game again to show it. A game no change
+        has stored a sheet for (stored before a deploy that changed the referee, or written
+        around the app) is scored, and its sheet stored."""
         if "_sheet" not in self.__dict__:
             key = self.sheet_key()
-            packed = cache.get(key)
-            if packed is None:
-                packed = StoredSheet.read(self.pk, key)
-            sheet = StoredSheet.unpack(packed) if packed is not None else None
+            sheet = StoredSheet.read(self.pk, key)
             if sheet is None:
                 sheet = engine.score_game(self.as_entry())
-                packed = StoredSheet.pack(sheet)
-                StoredSheet.keep(self.pk, key, packed)
-            cache.set(key, packed, 86400)
-            self._sheet, self._sheet_packed = sheet, packed
+                StoredSheet.keep(self.pk, key, sheet)
+            self._sheet = sheet
         return self._sheet
-
-    def packed_sheet(self) -> bytes | None:
-        """The stored sheet of the game as loaded, packed (from the cache, else the
-        database), without reading it; None when there is none."""
-        key = self.sheet_key()
-        return cache.get(key) or StoredSheet.read(self.pk, key)
 
     def stored_summary(self, rounds: int | None = None) -> story.GameSummary:
         """The summary kept with the game (for ``rounds`` live rounds, by default those
@@ -304,18 +287,8 @@ class Game(models.Model):
         the next change keeps it)."""
         count = self.live_count() if rounds is None else rounds
         if self.summary is not None and self.summary.get("number") == count:
-            read = self.__dict__.get("_read_summary")
-            if read is None or read[0] is not self.summary:  # read once for this loaded game
-                read = self._read_summary = (self.summary, story.summary_from_json(self.summary))
-            return read[1]
+            return story.summary_from_json(self.summary)
         return story.summarize(self.score())
-
-    def save_summary(self) -> story.GameSummary:
-        """Compute the summary from the game's score sheet and keep it."""
-        summary = story.summarize(self.score())
-        self.summary = story.summary_to_json(summary)
-        Game.objects.filter(pk=self.pk).update(summary=self.summary)
-        return summary
 
     def players_in_round(self, number: int) -> list[str]:
         """Who plays round ``number``: everyone not knocked out in an earlier round (for the
@@ -326,19 +299,6 @@ class Game(models.Model):
         sheet = self.score()
         out = {p for result in sheet.rounds[: number - 1] for p in result.knocked_out}
         return [p for p in self.players if p not in out]
-
-    def round_numbered(self, round_id: int) -> tuple[Round, int] | None:
-        """A live round and its number, by its id (the other rounds are counted, not read)."""
-        if "_live_rounds" in self.__dict__:
-            for number, stored in enumerate(self._live_rounds, 1):
-                if stored.pk == round_id:
-                    return stored, number
-            return None
-        live = self.rounds.live()
-        stored = live.filter(pk=round_id).first()
-        if stored is None:
-            return None
-        return stored, live.filter(position__lt=stored.position).count() + 1
 
     def game_file(self) -> dict:
         """The game file: its settings as created, who dealt first, whether the table ended it,
@@ -353,201 +313,96 @@ class Game(models.Model):
         )
         return gamefile.game_to_json(entry)
 
-    # --- every write --------------------------------------------------------------
-
-    @contextmanager
-    def _locked(self, read_rounds: bool = True, same_sheet: bool = False) -> Iterator[list[Round]]:
-        """A transaction holding the game's row lock: writes to one game happen one at a time
-        (PostgreSQL: SELECT … FOR NO KEY UPDATE; SQLite: its write lock, at BEGIN IMMEDIATE).
-        Yields the rounds as stored now (none unless ``read_rounds``); the change is checked
-        against them. ``same_sheet``: a change that leaves what the game is scored from as it
-        was (a timer tap, a rematch made): the new state keeps the stored sheet of the old."""
-        self._scored = None
-        self._packed = None
-        self._summarized = None
-        sheet, packed, key = (
-            self.__dict__.get("_sheet"),
-            self.__dict__.get("_sheet_packed"),
-            self.sheet_key(),
-        )
-        with transaction.atomic():
-            # FOR NO KEY UPDATE (PostgreSQL): a reader storing the sheet it scored (a row that
-            # refers to the game) is not held up by it, so the two never deadlock
-            Game.objects.select_for_update(no_key=True).filter(pk=self.pk).first()
-            self.refresh_from_db()
-            if sheet is not None and self.sheet_key() == key:
-                # nothing changed since it was read: the same sheet
-                self._sheet, self._sheet_packed = sheet, packed
-            yield list(self.rounds.live().order_by("position")) if read_rounds else []
-            if same_sheet and self._scored is None:
-                self._packed = self.__dict__.get("_sheet_packed") or self.packed_sheet()
-            state = new_key()
-            changes = {"state": state, "updated_at": timezone.now()}
-            if self._summarized is None and self._scored is not None:
-                self._summarized = story.summarize(self._scored)
-            if self._summarized is not None:
-                changes["summary"] = story.summary_to_json(self._summarized)
-            Game.objects.filter(pk=self.pk).update(**changes)
-            scored_key = self.sheet_key(state)
-            if self._packed is None and self._scored is not None:
-                self._packed = StoredSheet.pack(self._scored)
-            if self._packed is not None:
-                # The sheet of exactly what this change stores: no server scores it again.
-                StoredSheet.keep(self.pk, scored_key, self._packed)
-            push.announce(self.pk, state)
-        self.refresh_from_db()
-        if self._packed is not None:
-            # Under its own state token, even if another phone has written since.
-            cache.set(scored_key, self._packed, 86400)
-        if self._scored is not None and self.state == state:
-            self._sheet, self._sheet_packed = self._scored, self._packed
-
-    def _check_and_keep(
-        self, entries: list[engine.RoundEntry], ended_after: int | None = None
-    ) -> None:
-        """``_check``, keeping the sheet for the new state (same rounds, same settings)."""
-        self._scored = self._check(entries, ended_after)
-
-    def _check(
-        self, entries: list[engine.RoundEntry], ended_after: int | None = None
-    ) -> engine.ScoreSheet:
-        """The whole game as it would be stored; a GameError refuses the change. (Its summary
-        is kept with the change.)"""
-        sheet = engine.score_game(self.as_entry(entries, ended_after))
-        self._summarized = story.summarize(sheet)
-        return sheet
-
-    def _check_from(self, number: int, entries: list[engine.RoundEntry]) -> None:
-        """The game with its rounds from ``number`` on replaced by ``entries``: scored on from
-        the standing its stored sheet gives after round ``number - 1``, the rounds before it
-        neither read nor scored again (a correction of the last round scores one round); a
-        GameError refuses it. Keeps the new sheet and its summary."""
-        sheet = self.score()  # of the state the row lock holds: the rounds as stored now
-        before = engine.progress_after(sheet, number - 1)
-        count = number - 1 + len(entries)
-        rules = self.as_entry([], ended_after=count)  # an ended game stays ended
-        results, after = engine.continue_game(rules, before, entries)
-        self._scored = engine.sheet_of(
-            sheet.variant, sheet.players, [*sheet.rounds[: number - 1], *results], after
-        )
-        self._summarized = story.summarize(self._scored)
-        packed = self.__dict__.get("_sheet_packed")
-        if packed is not None:  # the rounds before it kept as they were stored, not packed again
-            tail = engine.sheet_of(sheet.variant, sheet.players, [], after)
-            self._packed = StoredSheet.replaced_from(packed, number - 1, tail, results)
-
-    def _check_next(self, count: int, entry: engine.RoundEntry) -> None:
-        """The next round scored from where the game stood after its ``count`` rounds (its
-        kept summary), not from the whole game again; a GameError refuses it. Keeps the new
-        summary, and the new sheet as the stored one with this round added, when it is at
-        hand: its rounds are neither scored nor read again."""
-        before = self.stored_summary(count)
-        rules = self.as_entry([], ended_after=count)  # an ended game stays ended
-        results, after = engine.continue_game(rules, before.progress, [entry])
-        self._summarized = story.add_rounds(before, results, after)
-        previous = self.__dict__.get("_sheet")
-        if previous is not None and len(previous.rounds) == count:
-            self._scored = engine.sheet_of(
-                previous.variant, previous.players, [*previous.rounds, *results], after
-            )
-        packed = self.__dict__.get("_sheet_packed") or self.packed_sheet()
-        if packed is not None and StoredSheet.rounds_in(packed) == count:
-            tail = engine.sheet_of(self.variant, tuple(self.players), [], after)
-            self._packed = StoredSheet.extended(packed, tail, results)
+    # --- every write: lock, check with the referee, store, notify ------------------------
 
     def add_round(self, number: int, entry: engine.RoundEntry) -> Round:
         """Store round ``number``; Conflict if the game has another number of rounds now."""
-        with self._locked(read_rounds=False):
+        data = gamefile.round_to_json(entry)
+        with self._locked():
             live = self.rounds.live().order_by("position")
-            count = live.count()  # the rounds before it are not read: only their summary
-            if 0 < number <= count:
-                stored = live[number - 1]
-                if stored.data == gamefile.round_to_json(entry):
-                    # The same round sent again (a second tap on Save, or a retry after its
-                    # answer was lost): it is stored already, whatever was saved after it.
-                    return stored
+            count = live.count()  # the rounds before it are not read: only their sheet
+            same = live[number - 1] if 0 < number <= count else None
+            if same is not None and same.data == data:
+                # The same round sent again (a second tap on Save, or a retry after its answer
+                # was lost): it is stored already, whatever was saved after it.
+                return same
             if count != number - 1:
                 raise Conflict
-            self._check_next(count, entry)
+            sheet = self._scored_on(number, [entry])
             last = self.rounds.aggregate(last=Max("position"))["last"] or 0
-            return Round.objects.create(
-                game=self, position=last + 1, data=gamefile.round_to_json(entry)
-            )
+            stored = Round.objects.create(game=self, position=last + 1, data=data)
+            self._store(sheet)
+        return stored
 
     def replace_round(self, round_id: int, edits: int | None, entry: engine.RoundEntry) -> None:
         """Correct a round; Conflict if it was corrected or deleted since ``edits``."""
-        with self._locked(read_rounds=False):
+        with self._locked():
             found = self.round_numbered(round_id)  # the rounds before it are counted, not read
             if found is None or found[0].edits != edits:
                 raise Conflict
             current, number = found
-            if self.is_match:
-                rounds = self.live_rounds()
-                self._check_and_keep(
-                    [
-                        entry if r == current else e
-                        for r, e in zip(rounds, self.entries(rounds), strict=True)
-                    ]
-                )
-            else:
-                later = self.rounds.live().filter(position__gt=current.position)
-                later = list(later.order_by("position"))
-                self._check_from(number, [entry, *self.entries(later, number + 1)])
+            later = self.rounds.live().filter(position__gt=current.position).order_by("position")
+            sheet = self._scored_on(number, [entry, *self.entries(list(later), number + 1)])
             Round.objects.filter(pk=round_id).update(
                 data=gamefile.round_to_json(entry),
                 edits=current.edits + 1,
                 updated_at=timezone.now(),
             )
+            self._store(sheet)
 
     def delete_round(self, round_id: int) -> None:
         """Set a round aside (undo puts it back); Conflict if it is already gone."""
-        with self._locked() as rounds:
+        with self._locked():
+            rounds = self.live_rounds()
             if round_id not in [r.pk for r in rounds]:
                 raise Conflict
-            self._check_and_keep(self.entries([r for r in rounds if r.pk != round_id]))
+            kept = [r for r in rounds if r.pk != round_id]
+            sheet = engine.score_game(self.as_entry(self.entries(kept)))
             Round.objects.filter(pk=round_id).update(deleted_at=timezone.now())
+            self._store(sheet)
 
     def restore_round(self, round_id: int) -> None:
-        """Put a deleted round back where it was."""
-        with self._locked() as rounds:
+        """Put a deleted round back where it was; Conflict if it is not set aside."""
+        with self._locked():
             stored = self.rounds.filter(pk=round_id, deleted_at__isnull=False).first()
             if stored is None:
                 raise Conflict
-            self._check_and_keep(self.entries(sorted([*rounds, stored], key=lambda r: r.position)))
+            rounds = sorted([*self.live_rounds(), stored], key=lambda r: r.position)
+            sheet = engine.score_game(self.as_entry(self.entries(rounds)))
             Round.objects.filter(pk=round_id).update(deleted_at=None, updated_at=timezone.now())
+            self._store(sheet)
 
     def end(self) -> None:
         """The table ends an open-ended game now: the lowest total wins."""
-        with self._locked() as rounds:
-            self.ended = True
-            self._check_and_keep(self.entries(rounds))
-            Game.objects.filter(pk=self.pk).update(ended=True)
+        with self._locked():
+            sheet = engine.score_game(self.as_entry(ended=True))
+            self._store(sheet, ended=True)
 
     def resume(self) -> None:
         """Undo ``end``: the game goes on after its last round (checked like any change)."""
-        with self._locked() as rounds:
-            self.ended = False
-            self._check_and_keep(self.entries(rounds))
-            Game.objects.filter(pk=self.pk).update(ended=False)
+        with self._locked():
+            sheet = engine.score_game(self.as_entry(ended=False))
+            self._store(sheet, ended=False)
 
     def set_clock(self, action: str, turn: int, seconds: int | None = None) -> TurnClock:
         """A tap on the match's thinking timer: ``start``, ``pause``, ``next`` player or set
         the ``time`` of a turn to ``seconds``. ``turn`` is the turn the phone showed: a tap
         meant for a turn that has already moved on (two phones tapping Next) changes nothing."""
-        with self._locked(read_rounds=False, same_sheet=True):
+        with self._locked():
             clock, _ = TurnClock.objects.select_for_update().get_or_create(game=self)
             if turn == clock.turn:
                 clock.apply(action, timezone.now(), seconds)
                 clock.save()
+            self._store(self.score())  # the rounds as they were: the same sheet
         return clock
 
     def rematch(self) -> Game:
         """The same players, settings and rules name again (a match's time of a turn too); the
         deal moves on by one seat. Made once: a second tap, from this phone or another, gets the
         rematch already made (the game's row lock makes them wait for each other)."""
-        with self._locked(read_rounds=False, same_sheet=True):
+        with self._locked():
             if self.next_game_id is not None:
-                return Game.objects.get(pk=self.next_game_id)
+                return self.next_game
             game = Game.objects.create(
                 variant=self.variant,
                 players=self.players,
@@ -558,127 +413,111 @@ class Game(models.Model):
             clock = TurnClock.objects.filter(game=self).first()
             if clock is not None:
                 TurnClock.objects.create(game=game, seconds=clock.seconds)
-            Game.objects.filter(pk=self.pk).update(next_game=game)
+            self._store(self.score(), next_game=game)  # the rounds as they were: the same sheet
         return game
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        """A transaction holding the game's row lock, the game read again under it: writes to
+        one game happen one at a time (PostgreSQL: SELECT … FOR NO KEY UPDATE; SQLite: its
+        write lock, at BEGIN IMMEDIATE), each checked against the game as stored now. (FOR NO
+        KEY UPDATE: a reader storing the sheet it scored, a row that refers to the game, is
+        not held up by it, so the two never deadlock.)"""
+        with transaction.atomic():
+            self.refresh_from_db(from_queryset=Game.objects.select_for_update(no_key=True))
+            yield
+
+    def _scored_on(self, number: int, entries: list[engine.RoundEntry]) -> engine.ScoreSheet:
+        """The game's sheet with its rounds from ``number`` on replaced by ``entries`` (or,
+        ``number`` just past them, ``entries`` added): scored on from where the stored sheet
+        stood after round ``number - 1``, the rounds before it neither read nor scored again
+        (a saved round scores one round). A GameError refuses the change. (A Tambouille match's
+        standing is not in its rounds' results: a correction scores the match again.)"""
+        sheet = self.score()
+        count = len(sheet.rounds)
+        if self.is_match and number <= count:
+            before = self.entries(self.live_rounds()[: number - 1])
+            return engine.score_game(self.as_entry([*before, *entries]))
+        rules = self.as_entry([], ended_after=count)  # its rules; an ended game stays ended
+        before = engine.progress_after(sheet, number - 1)
+        results, after = engine.continue_game(rules, before, entries)
+        return engine.sheet_of(
+            sheet.variant, sheet.players, [*sheet.rounds[: number - 1], *results], after
+        )
+
+    def _store(self, sheet: engine.ScoreSheet, **changes) -> None:
+        """The end of every write, in its transaction: the game's ``changes`` and a new state
+        token, the summary and score sheet of the game as now stored (``sheet``, checked by
+        the referee), and a word to the phones following the game, sent once it commits.
+        (``updated_at`` is now unless ``changes`` says otherwise: a restored game keeps its.)"""
+        summary = story.summary_to_json(story.summarize(sheet))
+        changes = {"state": new_key(), "updated_at": timezone.now(), "summary": summary, **changes}
+        Game.objects.filter(pk=self.pk).update(**changes)
+        self.refresh_from_db()  # the game as now stored; its rounds are read again if asked
+        StoredSheet.keep(self.pk, self.sheet_key(), sheet)
+        self._sheet = sheet
+        push.announce(self.pk, self.state)
+
+
+@cache
+def referee_version() -> str:
+    """A digest of the code a stored score sheet is made and read with: the referee
+    (``scoring/referee``), this module (how a game is given to the referee, how its sheet is
+    stored), and the migrations (one may rewrite stored rounds). A sheet stored by other
+    code is scored again."""
+    digest = hashlib.sha256()
+    scoring = Path(__file__).resolve().parent.parent
+    code = [*(scoring / "referee").rglob("*.py"), Path(__file__).resolve()]
+    for path in sorted([*code, *(scoring / "migrations").glob("*.py")]):
+        digest.update(str(path.relative_to(scoring)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 class StoredSheet(models.Model):
-    """The referee's score sheet of a game as a change left it, under the key of what it was
-    scored from (``Game.sheet_key``), so that a server just started, or another one, reads it
-    instead of scoring every round again. Only a cache of what the rounds say: a key that does
-    not match, or data that does not read, is scored afresh.
+    """The referee's score sheet of a game as its last change left it, under the key of what
+    it was scored from (``Game.sheet_key``), so that a server just started, or another one,
+    reads it instead of scoring every round again. Only a cache of what the rounds say: a
+    key that does not match, or data that does not read (a sheet stored by older code), is
+    scored afresh.
 
-    Packed so that a saved round is added without reading the rounds before it: a frame with
-    the count of rounds and the sheet's standing after them, then a frame for each round's
-    result (each frame: its length in 4 bytes, then a pickle)."""
+    One pickle of the sheet (its rounds' results and the standing after them), read and
+    written whole. (Pickle: the database is this app's own, and what it holds here was
+    written by ``keep`` alone.)"""
 
     game = models.OneToOneField(
         Game, on_delete=models.CASCADE, primary_key=True, related_name="stored_sheet"
     )
     key = models.CharField(max_length=80)
-    data = models.BinaryField()  # StoredSheet.pack
+    data = models.BinaryField()  # pickle.dumps(the ScoreSheet)
 
     def __str__(self) -> str:
         return f"score sheet of game {self.game_id}"
 
     @classmethod
-    def read(cls, game_id: int, key: str) -> bytes | None:
-        """The packed sheet stored under ``key`` for the game, or None. Plain SQL, as
-        ``version_by_key``: building the ORM query cost more than running it."""
-        quote = connection.ops.quote_name
-        sql = (
-            f"SELECT {quote('data')} FROM {quote(cls._meta.db_table)} "
-            f"WHERE {quote('game_id')} = %s AND {quote('key')} = %s"
-        )
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [game_id, key])
-            found = cursor.fetchone()
-        return None if found is None else bytes(found[0])
+    def read(cls, game_id: int, key: str) -> engine.ScoreSheet | None:
+        """The sheet stored under ``key`` for the game; None if there is none or it does not
+        read."""
+        found = cls.objects.filter(game_id=game_id, key=key).values_list("data", flat=True)
+        data = found.first()
+        if data is None:
+            return None
+        try:
+            sheet = pickle.loads(data)
+        except Exception:  # unreadable (a class changed shape, an older format): as if missing
+            return None
+        return sheet if isinstance(sheet, engine.ScoreSheet) else None
 
     @classmethod
-    def keep(cls, game_id: int, key: str, packed: bytes) -> None:
-        """Store a packed sheet as the game's, under ``key``. A write that fails (another
-        phone storing at the same moment) loses nothing: the sheet is scored again when read."""
+    def keep(cls, game_id: int, key: str, sheet: engine.ScoreSheet) -> None:
+        """Store a sheet as the game's, under ``key``. A write that fails (another phone
+        storing at the same moment) loses nothing: the sheet is scored again when read."""
+        data = pickle.dumps(sheet, pickle.HIGHEST_PROTOCOL)
         try:
             with transaction.atomic():
-                if not cls.objects.filter(game_id=game_id).update(key=key, data=packed):
-                    cls.objects.create(game_id=game_id, key=key, data=packed)
+                cls.objects.update_or_create(game_id=game_id, defaults={"key": key, "data": data})
         except DatabaseError:
             pass
-
-    @staticmethod
-    def pack(sheet: engine.ScoreSheet) -> bytes:
-        return StoredSheet.replaced_from(b"", 0, replace(sheet, rounds=[]), sheet.rounds)
-
-    @staticmethod
-    def extended(
-        packed: bytes, tail: engine.ScoreSheet, results: list[engine.RoundResult]
-    ) -> bytes:
-        """``packed`` with ``results`` added after its rounds, and ``tail`` (a sheet without
-        rounds) as the standing after them."""
-        return StoredSheet.replaced_from(packed, StoredSheet.rounds_in(packed), tail, results)
-
-    @staticmethod
-    def replaced_from(
-        packed: bytes, kept: int, tail: engine.ScoreSheet, results: list[engine.RoundResult]
-    ) -> bytes:
-        """``packed`` with its first ``kept`` rounds as they are (neither read nor packed
-        again), ``results`` after them in place of the others, and ``tail`` (a sheet without
-        rounds) as the standing after them."""
-        start = end = 4 + int.from_bytes(packed[:4], "big") if packed else 0
-        for _ in range(kept):  # past each kept round's frame, by its length
-            end += 4 + int.from_bytes(packed[end : end + 4], "big")
-        first = _frame((kept + len(results), tail))
-        return first + packed[start:end] + b"".join(_frame(result) for result in results)
-
-    @staticmethod
-    def rounds_in(packed: bytes) -> int | None:
-        try:
-            return _unframe(packed, 0)[0][0]
-        except Exception:  # unreadable: as if missing
-            return None
-
-    @staticmethod
-    def unpack(packed: bytes) -> engine.ScoreSheet | None:
-        """The sheet, or None when the data does not read (a class changed shape). (Pickle:
-        the database is this app's own, and what it holds was written by ``keep`` alone.)"""
-        try:
-            (count, tail), at = _unframe(packed, 0)
-            rounds = []
-            while at < len(packed):
-                result, at = _unframe(packed, at)
-                rounds.append(result)
-            if len(rounds) != count or not isinstance(tail, engine.ScoreSheet):
-                return None
-            return replace(tail, rounds=rounds)
-        except Exception:  # unreadable: scored again, as if missing
-            return None
-
-
-def _frame(value: object) -> bytes:
-    packed = io.BytesIO()
-    _SheetPickler(packed, pickle.HIGHEST_PROTOCOL).dump(value)
-    data = packed.getvalue()
-    return len(data).to_bytes(4, "big") + data
-
-
-class _SheetPickler(pickle.Pickler):
-    """Pickles a sheet's fractions as their two integers, read back by ``_fraction``: a
-    30-round sheet holds some 500 of them, and ``Fraction(n, d)`` checking its arguments
-    took most of reading the sheet."""
-
-    def reducer_override(self, obj):
-        if type(obj) is Fraction:
-            return _fraction, (obj.numerator, obj.denominator)
-        return NotImplemented
-
-
-def _fraction(numerator: int, denominator: int) -> Fraction:
-    """The fraction ``numerator/denominator``, already in lowest terms with a positive
-    denominator (as a ``Fraction`` pickled them), made without checking them again."""
-    value = object.__new__(Fraction)
-    value._numerator, value._denominator = numerator, denominator
-    return value
 
 
 @lru_cache(maxsize=256)
@@ -688,14 +527,6 @@ def rules_with(variant: str, settings: str) -> HouseRules:
     (each card's value, the lowest hand possible) is then worked out once, not five times
     for each page."""
     return engine.GAMES[variant](**json.loads(settings))
-
-
-def _unframe(packed: bytes, at: int) -> tuple[object, int]:
-    size = int.from_bytes(packed[at : at + 4], "big")
-    end = at + 4 + size
-    if size == 0 or end > len(packed):
-        raise ValueError("a frame cut short")
-    return pickle.loads(packed[at + 4 : end]), end
 
 
 class RuleSet(models.Model):
@@ -747,26 +578,6 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"round at {self.position} of game {self.game_id}"
-
-    def as_entry(self, number: int) -> engine.RoundEntry:
-        return gamefile.round_from_json(self.data, number)
-
-
-@dataclass(frozen=True)
-class ListedRound:
-    """A stored round as the sheet lists it, read without the rest of its row (a model
-    instance and its three dates cost more than the rest of a listed round), its data as
-    stored: a folded round shows none of it, and reading 30 rounds' hands cost a tenth of a
-    sheet."""
-
-    pk: int  # the stored round's id, for its edit and delete links
-    position: int
-    edits: int
-    text: str  # its data, as JSON
-
-    @cached_property
-    def data(self) -> dict:
-        return json.loads(self.text)
 
     def as_entry(self, number: int) -> engine.RoundEntry:
         return gamefile.round_from_json(self.data, number)

@@ -7,7 +7,7 @@ lost and opened again catches up from the phone's own ETag: nothing missed, noth
 
 How a change reaches the streams:
 
-- every write to a game (``Game._locked``) calls ``announce(game id, new state)`` inside its
+- every write to a game (``Game._store``) calls ``announce(game id, new state)`` inside its
   transaction. On PostgreSQL that is ``pg_notify``, which the database delivers at commit to
   every process listening: each server process holds ONE listening connection (``Listener``,
   opened with its first stream) and fans each notification out to its own streams. On SQLite

@@ -637,9 +637,8 @@ PenaltyFormSet = forms.formset_factory(
 
 
 class Segmented(forms.RadioSelect):
-    """Radio buttons side by side, each in its label (``.segmented``), drawn whole by
-    ``widgets/segmented.html``: a round form's some 20 choices without a template tag for
-    each of them (``{% for radio in field %}``)."""
+    """Radio buttons side by side, each in its label (``.segmented``): Django's own options,
+    laid out by ``widgets/segmented.html`` without the ``<div>`` around each."""
 
     template_name = "widgets/segmented.html"
 

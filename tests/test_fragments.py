@@ -1,5 +1,5 @@
 """Parts of the sheet drawn once and kept (Django's ``{% cache %}``, in the
-``template_fragments`` cache): each round of the history and the round form's card picker.
+``template_fragments`` cache): each round of the history.
 A sheet drawn from kept parts is the sheet drawn afresh, after every kind of change, by
 either link, in either language; and each key changes with each thing its part shows."""
 
@@ -15,9 +15,7 @@ from django.utils import translation
 
 from bench.fixtures import PLAYERS, evening_game
 from scoring.games.models import Game
-from scoring.pages.forms import RoundForm
 from scoring.pages.sheet import history
-from scoring.referee import engine
 from scoring.referee.variants import VARIANTS
 
 pytestmark = pytest.mark.django_db
@@ -147,67 +145,3 @@ def test_each_round_is_kept_under_a_key_of_everything_it_shows():
     corrected = keys_of(Game.objects.get(pk=game.pk))
     assert all(corrected[n] == keys[n] for n in [*range(5, 31), 32, 33])
     assert corrected[31] != keys[31] and corrected[34] != keys[34]
-
-
-def test_the_picker_is_kept_under_a_key_of_everything_it_shows():
-    def form(variant="tamalou", settings=None, data=None) -> RoundForm:
-        players = ["Léa", "Marc"]
-        game = Game.objects.create(variant=variant, players=players, settings=settings or {})
-        return RoundForm.for_game(game)(data, game=game, number=1)
-
-    def key(variant="tamalou", settings=None, data=None, language="fr") -> str:
-        with translation.override(language):
-            return form(variant, settings, data).picker_key
-
-    same = key()
-    assert key() == same  # another game, the same rules and round: the same picker
-    assert key(language="en") != same  # K♥ is R♥ in French
-    assert key(settings={"card_values": {"KH": -1}}) != same  # a value
-    with translation.override("fr"):
-        # a variant's deck and values: the same picker, the same key (some differ)
-        others = {v for v in VARIANTS if form(v).picker_cards != form().picker_cards}
-        assert others and others < set(VARIANTS)
-        for variant in VARIANTS:
-            assert (key(variant) == same) == (variant not in others), variant
-    posted = {"number": "1", "penalty-TOTAL_FORMS": "0"}
-    assert key(data={**posted, "target": "1"}) != same  # whom the cards go to
-    # a card in a hand on the server's side (a pick without JavaScript, a correction): that
-    # picker is the round's own, drawn and not kept
-    assert key(data={**posted, "cards_0": "KH"}) is None
-
-
-def test_a_new_rounds_form_is_kept_under_a_key_of_everything_it_shows():
-    def game_of(players=("Léa", "Marc", "Nina"), variant="tamalou", settings=None) -> Game:
-        return Game.objects.create(variant=variant, players=list(players), settings=settings or {})
-
-    def key(game: Game, language: str = "fr", data=None) -> str | None:
-        game = Game.objects.get(pk=game.pk)
-        number = game.live_count() + 1
-        with translation.override(language):
-            return RoundForm.for_game(game)(data, game=game, number=number).fresh_key
-
-    first = game_of()
-    before = key(first)
-    assert before is not None
-    first.add_round(1, engine.RoundEntry(hands={"Léa": 3, "Marc": 9, "Nina": 4}))
-    assert key(first) == before  # the form after a save is the one before it
-    assert key(game_of()) == before  # another game, the same players and rules
-    assert key(first, language="en") != before
-    assert key(game_of(settings={"card_values": {"KH": -1}})) != before  # a value
-    assert key(game_of(players=("Léa", "Marc", "Zoé"))) != before
-    assert key(game_of(players=("Marc", "Léa", "Nina"))) != before  # other seats
-    assert key(game_of(variant="koubo")) != before  # a counter-call, jokers
-    # anything in it is the form's own: posted (a refusal, a tap), or a stored round shown
-    assert key(first, data={"number": "2", "penalty-TOTAL_FORMS": "0"}) is None
-    stored = first.rounds.get()
-    assert RoundForm.for_game(first).as_stored(first, stored, 1).fresh_key is None
-
-
-def test_another_games_kept_form_is_the_form_drawn_afresh():
-    first, second = (Game.objects.create(variant="koubo", players=PLAYERS) for _ in range(2))
-    for language in ("fr", "en"):
-        viewer = Client()
-        viewer.cookies["django_language"] = language
-        drawn(viewer, f"/g/{first.edit_key}/", kept=True)  # its form kept
-        kept = drawn(viewer, f"/g/{second.edit_key}/", kept=True)
-        assert kept == drawn(viewer, f"/g/{second.edit_key}/", kept=False), language

@@ -14,24 +14,23 @@ the field at fault (``add_referee_error``).
 from __future__ import annotations
 
 import contextlib
-import json
 import re
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 from django import forms
 from django.forms.utils import ErrorDict, ErrorList
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.text import capfirst
-from django.utils.translation import get_language, gettext_lazy, ngettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
-from scoring.caching import cache_key
-from scoring.games.models import Game, RuleSet, rules_with
+from scoring.games.models import Game, RuleSet
 from scoring.pages.device import device_games
-from scoring.pages.display import escaped, rank_name, say, say_detail, text_lazy
 from scoring.pages.display import points as points_text
+from scoring.pages.display import rank_name, say, say_detail, text_lazy
 from scoring.referee import engine, gamefile
 from scoring.referee.cards import JOKER, RANKS, Card, UnknownCard, parse_card
 from scoring.referee.engine import GameError, Penalty, unstorable
@@ -960,13 +959,12 @@ class HandsForm(RoundForm):
 
     @cached_property
     def picker_target(self) -> str:
-        """Whose cards the picker adds to: a seat number, or the penalty cards (escaped: the
-        picker writes it in each of its 54 buttons)."""
+        """Whose cards the picker adds to: a seat number, or the penalty cards."""
         target = self.value("target")
         targets = {str(seat) for seat in self.seats.values()}
         if self.variant.penalty_cards:
             targets.add(PENALTY_TARGET)
-        return escaped(target if target in targets else str(next(iter(self.seats.values()))))
+        return target if target in targets else str(next(iter(self.seats.values())))
 
     @cached_property
     def hands(self) -> list[HandView]:
@@ -999,76 +997,40 @@ class HandsForm(RoundForm):
         return cards_of(self.value("penalty_cards"))
 
     @cached_property
-    def picker_cards(self) -> list[list[dict]]:
-        """The deck as the picker shows it, a row of ranks per suit (jokers last): each card
-        with its name and points, and whether all its copies at the table are used this
-        round, as the page writes them (a round form draws some 54 of these buttons)."""
-        used: dict[str, int] = {}
-        for card in [*(c for view in self.hands for c in view.cards), *self.penalty_card_list()]:
-            used[card.code] = used.get(card.code, 0) + 1
-        rows, _, values = self.picker_deck
-        if not used:
-            return rows
-        return [
-            [{**card, "used": used.get(card["code"], 0) >= values[card["code"]][1]} for card in row]
-            for row in rows
-        ]
-
-    @cached_property
-    def rules_json(self) -> str:
-        """The game's settings as it is scored with, as JSON: part of what the picker and the
-        empty form show."""
-        return self.game.rules_json()
-
-    @cached_property
-    def picker_deck(self) -> tuple[list[list[dict]], str, dict]:
-        """The picker's rows with no card used, their JSON (for ``picker_key``), and each
-        card's value and copies for the page's script (``picker_values``)."""
-        return picker_rows(self.game.variant, self.rules_json, get_language())
-
-    def picker_values(self) -> dict[str, list]:
-        """What the page's script needs of each card besides its code (its button's value)
-        and its name (its button's text): its value, to add up a hand, and its copies at the
-        table, to grey a card out once all are in hands. Written once for the picker, not on
-        each of its buttons."""
-        return self.picker_deck[2]
-
-    @cached_property
     def picker_target_name(self) -> str | None:
         """The name of the player whose hand the picker adds to (None: the penalty cards)."""
         return next((hand.name for hand in self.hands if hand.is_target), None)
 
     @cached_property
-    def picker_key(self) -> str | None:
-        """The key the picker is kept under once drawn (``{% cache %}`` in _round_form.html):
-        its buttons as ``picker_cards`` gives them (names in the page's language, values,
-        copies) and whom they add to; the same for every round of a game. None (drawn, not
-        kept) once a card is in a hand on the server's side (a pick without JavaScript, a
-        round corrected): those pickers are each a round's own, and would crowd the others
-        out of the cache."""
-        if any(view.cards for view in self.hands) or self.penalty_card_list():
-            return None
-        drawn = self.picker_deck[1]
-        return cache_key(
-            "picker", get_language(), self.picker_target, self.picker_target_name, drawn
-        )
+    def picker_cards(self) -> list[list[dict]]:
+        """The deck as the picker shows it, a row of ranks per suit (jokers last): each card
+        with its code, name and points, and whether all its copies at the table are in hands
+        this round (its button then disabled)."""
+        in_hands = [card for view in self.hands for card in view.cards]
+        used = Counter(card.code for card in [*in_hands, *self.penalty_card_list()])
+        rows: dict[str | None, list[dict]] = {}
+        for card in self.variant.deck():
+            kind = (" red" if card.is_red else "") + (" joker" if card.is_joker else "")
+            rows.setdefault(card.suit, []).append(
+                {
+                    "code": card.code,
+                    "name": card_name(card, _),
+                    "classes": kind,
+                    "points": points_text(self.variant.value(card)),
+                    "used": used[card.code] >= self.variant.copies(card),
+                }
+            )
+        return list(rows.values())
 
-    @cached_property
-    def fresh_key(self) -> str | None:
-        """The key a new round's empty form is kept under once drawn (``{% cache %}`` in
-        _round_form.html, all but its heading, its hidden fields and its Save button): what
-        it shows follows from the rules, the players in the round, whom the picker adds to
-        and the language, not from the round's number, so the form every phone draws after a
-        save is the one drawn before it, and so is another game's with the same players and
-        rules. None (drawn, not kept) for a form with anything in it: posted (a refusal, a
-        tap without JavaScript, a conflict) or showing a stored round (a correction)."""
-        if self.is_bound or self.editing is not None or set(self.initial) - {"number", "target"}:
-            return None
-        players = json.dumps(sorted(self.seats.items(), key=lambda seat: seat[1]))
-        return cache_key(
-            "new-round-form", type(self).__name__, get_language(), self.game.variant,
-            self.rules_json, players, self.picker_target,
-        )  # fmt: skip
+    def picker_values(self) -> dict[str, list]:
+        """What the page's script needs of each card besides its code (its button's value)
+        and its name (its button's text): its value, to add up a hand, and its copies at the
+        table, to grey a card out once all are in hands. Written once for the picker
+        (``json_script``), not on each of its buttons."""
+        return {
+            card.code: [json_number(self.variant.value(card)), self.variant.copies(card)]
+            for card in self.variant.deck()
+        }
 
     def penalty_cards_due(self) -> int | None:
         """How many penalty cards the caller must draw, once the hands are in."""
@@ -1090,36 +1052,6 @@ class HandsForm(RoundForm):
             or len(self.penalties.forms) > 1
             or any(form.has_changed() or form.errors for form in self.penalties.forms)
         )
-
-
-@lru_cache(maxsize=128)
-def picker_rows(
-    variant: str, settings: str, language: str
-) -> tuple[list[list[dict]], str, dict[str, list]]:
-    """The deck of a game's rules (``variant`` and its ``settings`` as JSON) as the picker
-    shows it in ``language``, no card used, and that as JSON; and each card's value and copies
-    for the page's script: the same for every round of every game with these rules, worked
-    out once (the template reads them, never changes them). Its texts come escaped, as the
-    template would escape them: a picker draws some 54 cards, and escaping them once, here, is
-    a tenth of its drawing."""
-    rules = rules_with(variant, settings)
-    rows: dict[str | None, list[dict]] = {}
-    values: dict[str, list] = {}
-    with translation.override(language):
-        for card in rules.deck():
-            value = rules.value(card)
-            kind = (" red" if card.is_red else "") + (" joker" if card.is_joker else "")
-            texts = {
-                "code": card.code,
-                "name": card_name(card, _),
-                "classes": kind,
-                "points": points_text(value),
-            }
-            shown = {name: escaped(text) for name, text in texts.items()}
-            rows.setdefault(card.suit, []).append(shown | {"used": False})
-            values[card.code] = [json_number(value), rules.copies(card)]
-    shown = list(rows.values())
-    return shown, json.dumps([shown, values], ensure_ascii=False), values
 
 
 def apply_picker_action(data, hand_size: int, seats: list[int]) -> bool:

@@ -146,9 +146,9 @@ elif DATABASES["default"]["CONN_MAX_AGE"] == 0 and envint("DATABASE_POOL", 10):
         "max_size": envint("DATABASE_POOL", 10),
         "timeout": 10,
     }
-# Widgets render from the project's templates too (templates/widgets/stepper.html); the inputs,
-# options and selects a round form draws by the dozen are drawn in Python (scoring/renderers.py).
-FORM_RENDERER = "scoring.renderers.FormRenderer"
+# Widgets render from TEMPLATES, so the project's own widget templates (templates/widgets/) sit
+# beside Django's.
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Each app server keeps the referee's score sheet of each state of a game it served (keyed by

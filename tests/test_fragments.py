@@ -1,8 +1,7 @@
 """The sheet's history after every kind of change, by either link, in either language: the
 newest round whole, the older ones folded to their line (their Edit on it, by the edit link
-only), the newest 30 listed and a button for the others; and the round form's parts kept
-once drawn (its card picker, a new round's empty form), each under a key of everything it
-shows."""
+only), the newest 30 listed and a button for the others; and the card picker as each pick
+leaves it."""
 
 from __future__ import annotations
 
@@ -11,11 +10,9 @@ import re
 
 import pytest
 from django.test import Client
-from django.utils import translation
 
 from bench.fixtures import PLAYERS, evening_game
 from scoring.games.models import Game
-from scoring.pages.forms import RoundForm
 from scoring.referee import engine
 from scoring.referee.variants import VARIANTS
 from scoring.templatetags.tamalou import card_in
@@ -152,57 +149,3 @@ def test_a_picked_card_and_another_target_draw_their_own_picker():
     page = chosen.content.decode()
     assert 'name="target" value="1"' in page and "Add cards to Marc" in page
     assert not re.search(r'name="pick" value="KH"[^>]*disabled', page)
-
-
-def test_the_picker_is_kept_under_a_key_of_everything_it_shows():
-    def form(variant="tamalou", settings=None, data=None) -> RoundForm:
-        players = ["Léa", "Marc"]
-        game = Game.objects.create(variant=variant, players=players, settings=settings or {})
-        return RoundForm.for_game(game)(data, game=game, number=1)
-
-    def key(variant="tamalou", settings=None, data=None, language="fr") -> str:
-        with translation.override(language):
-            return form(variant, settings, data).picker_key
-
-    same = key()
-    assert key() == same  # another game, the same rules and round: the same picker
-    assert key(language="en") != same  # K♥ is R♥ in French
-    assert key(settings={"card_values": {"KH": -1}}) != same  # a value
-    with translation.override("fr"):
-        # a variant's deck and values: the same picker, the same key (some differ)
-        others = {v for v in VARIANTS if form(v).picker_cards != form().picker_cards}
-        assert others and others < set(VARIANTS)
-        for variant in VARIANTS:
-            assert (key(variant) == same) == (variant not in others), variant
-    posted = {"number": "1", "penalty-TOTAL_FORMS": "0"}
-    assert key(data={**posted, "target": "1"}) != same  # whom the cards go to
-    # a card in a hand on the server's side (a pick without JavaScript, a correction): that
-    # picker is the round's own, drawn and not kept
-    assert key(data={**posted, "cards_0": "KH"}) is None
-
-
-def test_a_new_rounds_form_is_kept_under_a_key_of_everything_it_shows():
-    def game_of(players=("Léa", "Marc", "Nina"), variant="tamalou", settings=None) -> Game:
-        return Game.objects.create(variant=variant, players=list(players), settings=settings or {})
-
-    def key(game: Game, language: str = "fr", data=None) -> str | None:
-        game = Game.objects.get(pk=game.pk)
-        number = game.live_count() + 1
-        with translation.override(language):
-            return RoundForm.for_game(game)(data, game=game, number=number).fresh_key
-
-    first = game_of()
-    before = key(first)
-    assert before is not None
-    first.add_round(1, engine.RoundEntry(hands={"Léa": 3, "Marc": 9, "Nina": 4}))
-    assert key(first) == before  # the form after a save is the one before it
-    assert key(game_of()) == before  # another game, the same players and rules
-    assert key(first, language="en") != before
-    assert key(game_of(settings={"card_values": {"KH": -1}})) != before  # a value
-    assert key(game_of(players=("Léa", "Marc", "Zoé"))) != before
-    assert key(game_of(players=("Marc", "Léa", "Nina"))) != before  # other seats
-    assert key(game_of(variant="koubo")) != before  # a counter-call, jokers
-    # anything in it is the form's own: posted (a refusal, a tap), or a stored round shown
-    assert key(first, data={"number": "2", "penalty-TOTAL_FORMS": "0"}) is None
-    stored = first.rounds.get()
-    assert RoundForm.for_game(first).as_stored(first, stored, 1).fresh_key is None

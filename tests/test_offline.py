@@ -14,9 +14,9 @@ from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.urls import reverse
 
-from scoring.caching import code_version
 from scoring.games.models import Game, Round
 from scoring.pages import webapp
+from scoring.pages.webapp import code_version
 from scoring.referee.variants import VARIANTS
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,10 @@ text, the phone installs the new one, which deletes the old caches.
 
 from __future__ import annotations
 
+import hashlib
 import json
+from functools import cache
+from pathlib import Path
 
 from django.conf import settings
 from django.templatetags.static import static
@@ -15,8 +18,25 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from scoring.caching import code_version
 from scoring.referee.variants import VARIANTS
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+CODE = ("scoring", "tamalou_ref", "templates", "static", "locale")
+CODE_SUFFIXES = {".py", ".html", ".css", ".js", ".po"}
+
+
+@cache
+def code_version() -> str:
+    """A digest of the code, templates, static files and translations this server runs: the
+    service worker's version, so that a deploy gives phones a new worker."""
+    digest = hashlib.sha256()
+    for folder in CODE:
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.suffix in CODE_SUFFIXES and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(ROOT)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
 
 # Light and dark theme colours (the bar of static/css/app.css, and the page behind it).
 THEME_LIGHT = "#0b6e4f"

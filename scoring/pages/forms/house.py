@@ -1,0 +1,475 @@
+"""A new game and its house rules: the builder's fields, every one from the variant's
+declared settings (``HouseRulesForm``), the players in turn order (``NewGameForm``), and the
+taps that change the form without saving it when JavaScript is off (a stepper's button, a
+player row's button)."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext_lazy
+
+from scoring.games.models import Game, RuleSet
+from scoring.pages.display import points as points_text
+from scoring.pages.display import rank_name, say_detail, text_lazy
+from scoring.pages.forms.fields import (
+    NumberField,
+    StepperInput,
+    json_number,
+    number_text,
+    small_number,
+)
+from scoring.referee import engine
+from scoring.referee.cards import JOKER, RANKS
+from scoring.referee.engine import GameError
+from scoring.referee.house import HouseSetting
+from scoring.referee.notes import card_name
+from scoring.referee.numbers import NotANumber, parse_number
+
+SINGLE_CARD_ROWS = 4  # cards given a value of their own on the builder (K♥ −1)
+CARD_VALUES, RESET = "card_values", "reset"  # the settings the builder shows as several fields
+
+
+def setting_field(setting: HouseSetting) -> forms.Field:
+    """The new-game form's field for a house setting, from its declaration."""
+    label = text_lazy(setting.label)
+    if setting.kind == "flag":
+        return forms.BooleanField(
+            label=label,
+            required=False,
+            help_text=text_lazy(setting.help) if setting.help else "",
+        )
+    if setting.kind == "choice":
+        keys = {str(key): key for key, _ in setting.choices}
+        return forms.TypedChoiceField(
+            label=label,
+            choices=[(key, text_lazy(text)) for key, text in setting.choices],
+            coerce=keys.__getitem__,
+            initial=setting.default,
+            required=False,
+            empty_value=setting.default,
+            widget=forms.RadioSelect,
+        )
+    if setting.default is None:
+        help_text = text_lazy(setting.help)
+    else:
+        value = Fraction(setting.default)
+        default = {
+            "default": points_text(value),
+            "n": abs(int(value)) if value == int(value) else 2,
+        }
+        if setting.kind == "points":
+            help_text = (
+                ngettext_lazy("Default: %(default)s point.", "Default: %(default)s points.", "n")
+                % default
+            )
+        else:
+            help_text = gettext_lazy("Default: %(default)s.") % default
+    widget = StepperInput(setting.low, setting.high, halves=setting.kind == "points")
+    return NumberField(
+        label=label, help_text=help_text, whole=setting.kind == "whole", widget=widget
+    )
+
+
+def card_value_field(label: str, setting: HouseSetting, halves: bool) -> NumberField:
+    """A card's (or a rank's) value on the builder's grid, within the setting's bounds."""
+    widget = StepperInput(setting.low, setting.high, halves=halves)
+    return NumberField(label=label, whole=not halves, max_length=8, widget=widget)
+
+
+@dataclass
+class CardRow:
+    """A rank (every card of it) or the joker on the builder's grid, with its default."""
+
+    key: str
+    name: str
+    field: forms.BoundField
+    default: Fraction | None  # None: the rank's red and black cards differ
+    red: Fraction
+    black: Fraction
+
+    @property
+    def changed(self) -> bool:
+        try:
+            value = parse_number(str(self.field.value() or ""))
+        except NotANumber:
+            return bool(str(self.field.value() or "").strip())
+        return value != self.default
+
+
+class HouseRulesForm(forms.Form):
+    """A variant's house settings as the builder shows them, every field from the settings'
+    declarations (``Variant.house_settings``), and the name the table gives them. The card
+    values are a grid: one field per rank (and the joker), and a few single cards (K♥)."""
+
+    rules_name = forms.CharField(
+        label=gettext_lazy("Name of these rules"),
+        required=False,
+        max_length=engine.MAX_NAME_LENGTH,
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "placeholder": gettext_lazy("Chez Mamie")}
+        ),
+    )
+
+    def __init__(self, *args, variant: str, naming: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.variant = engine.GAMES[variant]
+        self.naming = naming  # the name is required (saving the rules under it)
+        self.takes = {setting.name: setting for setting in self.variant.house_settings}
+        for setting in self.variant.house_settings:
+            if setting.kind == CARD_VALUES:
+                continue  # after the deck's own settings, which decide its cards
+            if setting.kind == RESET:
+                for part, label, low, high in setting.parts:
+                    self.fields[f"reset_{part}"] = NumberField(
+                        label=gettext_lazy(label), whole=True, widget=StepperInput(low, high)
+                    )
+            else:
+                self.fields[setting.name] = setting_field(setting)
+        for name, value in self.initial_of(self.variant.defaults).items():
+            self.fields[name].initial = value
+        if CARD_VALUES in self.takes:
+            self.add_card_fields(self.takes[CARD_VALUES])
+        self.builder_names = (set(self.fields) - set(self.base_fields)) | {"rules_name"}
+        for field in self.fields.values():
+            if isinstance(field.widget, StepperInput):
+                field.widget.what = field.label  # the buttons say which number they change
+
+    @classmethod
+    def showing(cls, rule_set, data=None, **kwargs) -> HouseRulesForm:
+        """The form showing a saved set (picked on the new-game page): ``data`` typed
+        elsewhere (the players) stays, the builder's fields show the set."""
+        blank = cls(variant=rule_set.variant, **kwargs)
+        kept = {k: v for k, v in (data or {}).items() if k not in blank.builder_names}
+        initial = kept | cls.initial_of(rule_set.settings, rule_set.name)
+        return cls(variant=rule_set.variant, initial=initial, **kwargs)
+
+    @property
+    def builder_changed(self) -> bool:
+        """Whether the builder shows anything else than the variant's own rules."""
+        return bool(
+            self.changed_settings()
+            or any(row.changed for row in self.card_rows())
+            or any(value.value() for _, value in self.single_rows())
+            or any(self[name].errors for name in self.builder_names)
+        )
+
+    # --- the card grid ------------------------------------------------------------------
+
+    def deck_rules(self):
+        """The variant with the deck as the form sets it now (deck, jokers, decks), no card
+        values changed: what each card is worth by default."""
+        chosen = {}
+        for name in ("deck", "jokers", "decks"):
+            if name in self.takes and name in self.fields:
+                value = self[name].value()
+                field = self.fields[name]
+                with contextlib.suppress(forms.ValidationError, KeyError, TypeError):
+                    chosen[name] = field.clean(value)
+        try:
+            return self.variant(**chosen)
+        except (ValueError, TypeError):
+            return self.variant()
+
+    def add_card_fields(self, setting: HouseSetting) -> None:
+        """A field per rank of the chosen deck (and the joker, unless the variant has its own
+        setting for it), then the single cards."""
+        halves = self.variant.half_points
+        rules = self.deck_rules()
+        self.grid = []
+        for row in rules.card_value_rows():
+            if row["key"] == JOKER and "joker_value" in self.takes:
+                continue
+            red = next((c["default"] for c in row["cards"] if c["card"].is_red), None)
+            black = next((c["default"] for c in row["cards"] if not c["card"].is_red), red)
+            label = rank_name(row["key"])
+            field = self.fields[f"card_{row['key']}"] = card_value_field(label, setting, halves)
+            field.initial = number_text(row["default"])
+            self.grid.append((row["key"], label, row["default"], red, black))
+        choices = [("", "—")] + [
+            (card.code, card_name(card, _)) for card in rules.deck() if not card.is_joker
+        ]
+        for row in range(SINGLE_CARD_ROWS):
+            self.fields[f"one_{row}"] = forms.ChoiceField(
+                label=gettext_lazy("Card %(n)s") % {"n": row + 1}, choices=choices, required=False
+            )
+            self.fields[f"one_{row}_value"] = card_value_field(
+                gettext_lazy("Value of card %(n)s") % {"n": row + 1}, setting, halves
+            )
+
+    def card_rows(self) -> list[CardRow]:
+        return [
+            CardRow(key, label, self[f"card_{key}"], default, red, black)
+            for key, label, default, red, black in getattr(self, "grid", [])
+        ]
+
+    def single_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        if not hasattr(self, "grid"):
+            return []
+        return [(self[f"one_{row}"], self[f"one_{row}_value"]) for row in range(SINGLE_CARD_ROWS)]
+
+    def setting_fields(self):
+        return [self[name] for name in self.takes if name in self.fields]
+
+    def reset_fields(self):
+        return [self["reset_at"], self["reset_to"]] if "reset_at" in self.fields else []
+
+    @property
+    def reset_setting(self) -> HouseSetting | None:
+        return self.takes.get(RESET)
+
+    def deck_fields(self) -> set[str]:
+        """The settings that change which cards the grid shows."""
+        return {"deck", "jokers"} & set(self.takes) if CARD_VALUES in self.takes else set()
+
+    def changed_settings(self) -> set[str]:
+        """The settings whose field shows another value than the variant's default."""
+        changed = set()
+        for name in self.takes:
+            if name in self.fields:
+                shown, default = self[name].value(), self.fields[name].initial
+                if str("" if shown is None else shown) != str("" if default is None else default):
+                    changed.add(name)
+        return changed
+
+    # --- settings <-> fields ----------------------------------------------------------
+
+    @classmethod
+    def initial_of(cls, settings, name: str = "") -> dict:
+        """The fields' values showing these settings (the inverse of ``clean``); set on the
+        fields as their initial values, so given only what differs from the defaults."""
+        initial: dict = {}
+        if name:
+            initial["rules_name"] = name
+        for key, value in settings.items():
+            if key == CARD_VALUES:
+                singles = 0
+                for code, worth in (value or {}).items():
+                    if code == JOKER or code in RANKS:
+                        initial[f"card_{code}"] = number_text(worth)
+                    elif singles < SINGLE_CARD_ROWS:
+                        initial[f"one_{singles}"] = code
+                        initial[f"one_{singles}_value"] = number_text(worth)
+                        singles += 1
+            elif key == RESET:
+                at, to = reset_parts(value)
+                initial["reset_at"], initial["reset_to"] = number_text(at), number_text(to)
+            elif isinstance(value, bool):
+                initial[key] = value
+            elif isinstance(value, int | float | Fraction):
+                initial[key] = number_text(value)
+            else:
+                initial[key] = "" if value is None else value
+        return initial
+
+    def read_card_values(self, data) -> dict:
+        values = {}
+        for row in self.card_rows():
+            value = data.get(f"card_{row.key}")
+            if value is not None and value != row.default:
+                values[row.key] = value
+        for row in range(SINGLE_CARD_ROWS):
+            code, value = data.get(f"one_{row}"), data.get(f"one_{row}_value")
+            if code and value is None:
+                self.add_error(f"one_{row}_value", _("Enter this card's value."))
+            elif value is not None and not code:
+                self.add_error(f"one_{row}", _("Choose the card this value is for."))
+            elif code:
+                values[code] = value
+        return {key: json_number(value) for key, value in values.items()}
+
+    def clean(self):
+        data = super().clean()
+        settings = {}
+        for name, setting in self.takes.items():
+            if setting.kind == CARD_VALUES:
+                value = self.read_card_values(data)
+                if value:
+                    settings[name] = value
+                continue
+            if setting.kind == RESET:
+                at, to = data.get("reset_at"), data.get("reset_to")
+                if at is None and to is None and "reset_at" not in self.data:
+                    continue  # not sent: the variant's own
+                value = None if at is None and to is None else {"at": at, "to": to}
+                if value is not None and (at is None or to is None):
+                    self.add_error(
+                        "reset_at" if at is None else "reset_to",
+                        _("Enter both totals, or neither for none."),
+                    )
+                    continue
+                if value is not None:
+                    value = {part: json_number(number) for part, number in value.items()}
+                if value != setting.default:
+                    settings[name] = value
+                continue
+            value = data.get(name)
+            if setting.kind == "flag":
+                value = bool(value)
+            elif value is None or value == "":
+                if not setting.optional or name not in self.data:
+                    continue  # left empty (or not sent): the variant's own
+                value = None  # no agreed number of rounds, no limit
+            if value == setting.default:
+                continue
+            settings[name] = json_number(value) if isinstance(value, Fraction) else value
+        if not self.errors:
+            try:
+                engine.check_settings(self.variant.key, settings)
+            except GameError as error:
+                for problem in error.problems:
+                    self.add_error(self.field_at_fault(problem), say_detail(problem))
+        self.settings = settings
+        self.rules_name = (data.get("rules_name") or "").strip()
+        if self.rules_name and "rules_name" not in self.errors:
+            try:
+                self.rules_name = engine.check_rules_name(self.rules_name)
+            except GameError as error:
+                self.add_error("rules_name", say_detail(error))
+        elif self.naming and "rules_name" not in self.errors:
+            self.add_error("rules_name", _("Give these rules a name (1 to 40 characters)."))
+        return data
+
+    def field_at_fault(self, error: GameError) -> str | None:
+        """The field showing the setting a refusal names."""
+        name = (error.field or "").removeprefix("settings.")
+        if name == RESET:
+            return "reset_at"
+        if name == CARD_VALUES:
+            params = dict(error.note.params)
+            key = params.get("card") or params.get("key")
+            key = key if isinstance(key, str) else JOKER  # the joker is named in words
+            for row in range(SINGLE_CARD_ROWS):
+                if key and self.cleaned_data.get(f"one_{row}") == key:
+                    return f"one_{row}"
+            return f"card_{key}" if f"card_{key}" in self.fields else None
+        return name if name in self.fields else None
+
+    def save_rules(self, rule_set=None):
+        """Keep these settings under their name: a new set, or ``rule_set`` changed."""
+        if rule_set is None:
+            rule_set = RuleSet(variant=self.variant.key)
+        rule_set.name, rule_set.settings = self.rules_name, self.settings
+        rule_set.updated_at = timezone.now()
+        rule_set.save()
+        return rule_set
+
+
+def reset_parts(value) -> tuple[object, object]:
+    """The total a reset acts on and what it becomes, however the referee holds it."""
+    if value is None:
+        return None, None
+    if isinstance(value, dict):
+        return value.get("at"), value.get("to")
+    return getattr(value, "at", None), getattr(value, "to", None)
+
+
+def apply_step(data, step: str) -> None:
+    """A tap on a stepper's button without JavaScript: ``name:+1``, ``name:-1`` or ``name:±``
+    changes the number posted in field ``name`` (nothing, if it is not a number)."""
+    name, _, how = step.partition(":")
+    if name not in data or how not in ("+1", "-1", "±"):
+        return
+    try:
+        value = parse_number(str(data.get(name) or "0"))
+    except NotANumber:
+        return
+    value = -value if how == "±" else value + int(how)
+    data[name] = number_text(value)
+
+
+class NewGameForm(HouseRulesForm):
+    """Variant settings and its players (2–8, Tambouille 2–4) in turn order; rows are added,
+    removed, moved up. With ``only_rules``, only the house rules are read (to save them
+    under their name, or to score a sample round with them)."""
+
+    dealer = forms.TypedChoiceField(
+        choices=[(str(row), row) for row in range(engine.MAX_PLAYERS)],
+        coerce=int,
+        empty_value=0,
+        required=False,
+        widget=forms.HiddenInput,
+    )
+
+    def __init__(self, *args, variant: str, rows: int = 4, only_rules=False, **kwargs):
+        super().__init__(*args, variant=variant, **kwargs)
+        self.rows, self.only_rules = rows, only_rules  # only_rules: the players are not read
+        for row in range(rows):
+            label = gettext_lazy("Player %(n)s") % {"n": row + 1}
+            attrs = {"autocomplete": "off", "autocapitalize": "words", "placeholder": label}
+            self.fields[f"name_{row}"] = forms.CharField(
+                label=label,
+                required=False,
+                max_length=engine.MAX_NAME_LENGTH,
+                widget=forms.TextInput(attrs=attrs),
+            )
+
+    @property
+    def dealer_row(self) -> int:
+        return small_number(str(self["dealer"].value() or 0), 0)
+
+    def name_fields(self):
+        return [self[f"name_{row}"] for row in range(self.rows)]
+
+    def clean(self):
+        data = super().clean()
+        kept = [
+            (row, data[f"name_{row}"].strip())
+            for row in range(self.rows)
+            if (data.get(f"name_{row}") or "").strip()
+        ]
+        if not self.only_rules:
+            try:
+                self.players = engine.check_players(
+                    [name for _, name in kept], self.variant.min_players, self.variant.max_players
+                )
+            except GameError as error:
+                position = dict(error.note.params).get("position")
+                field = f"name_{kept[position - 1][0]}" if position else None
+                self.add_error(field, say_detail(error))
+        rows_kept = [row for row, _ in kept]
+        dealer = data.get("dealer") or 0
+        self.first_dealer = rows_kept.index(dealer) if dealer in rows_kept else 0
+        return data
+
+    def save(self) -> Game:
+        """The new game, once the form is valid: these players under these rules (a copy of
+        the settings and of their name)."""
+        return Game.objects.create(
+            variant=self.variant.key,
+            players=list(self.players),
+            settings=self.settings,
+            rules_name=self.rules_name,
+            first_dealer=self.first_dealer,
+        )
+
+
+def apply_row_action(data, rows: int, action: str, most: int = engine.MAX_PLAYERS) -> int:
+    """A tap on a player row's button in the posted new-game ``data``: add (up to ``most``
+    rows), remove or move up a row, or choose the dealer. Returns the new number of rows."""
+    names = [data.get(f"name_{row}", "") for row in range(rows)]
+    dealer = data.get("dealer", "0")
+    dealer = small_number(dealer, 0)
+    verb, _, index = action.partition("-")
+    i = small_number(index, -1)
+    if verb == "add" and rows < most:
+        names.append("")
+    elif verb == "remove" and 0 <= i < rows and rows > engine.MIN_PLAYERS:
+        names.pop(i)
+        dealer = dealer - 1 if dealer > i else (0 if dealer == i else dealer)
+    elif verb == "up" and 0 < i < rows:
+        names[i - 1], names[i] = names[i], names[i - 1]
+        dealer = {i: i - 1, i - 1: i}.get(dealer, dealer)
+    elif verb == "deal" and 0 <= i < rows:
+        dealer = i
+    for row in range(max(rows, len(names)) + 1):
+        data.pop(f"name_{row}", None)
+    for row, name in enumerate(names):
+        data[f"name_{row}"] = name
+    data["dealer"] = str(dealer)
+    return len(names)

@@ -1,0 +1,640 @@
+"""A round as the table enters it, and the one way it is saved.
+
+A Tamalou round form (``HandsForm``) has, per player, a hidden field of card codes (filled
+by the card picker) and a visible field for a typed total (the numeric keypad); penalty
+points are a formset. The form only reads what was typed into a ``RoundEntry``; the referee
+checks the round with the whole game when it is saved (``Game.add_round``), and its refusal
+lands next to the field at fault (``add_referee_error``). Without JavaScript, the picker's
+buttons post the form, and ``apply_picker_action`` applies the tap."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+
+from django import forms
+from django.forms.utils import ErrorDict, ErrorList
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext_lazy
+
+from scoring.pages.display import points as points_text
+from scoring.pages.display import say, say_detail
+from scoring.pages.forms.fields import (
+    NumberField,
+    Segmented,
+    SegmentedBoxes,
+    json_number,
+    small_number,
+)
+from scoring.referee import engine
+from scoring.referee.cards import Card, UnknownCard, parse_card
+from scoring.referee.engine import GameError, Penalty, unstorable
+from scoring.referee.notes import card_name
+from scoring.referee.numbers import NotANumber, parse_number
+from scoring.referee.variants import Variant
+from scoring.referee.variants.base import Play
+
+PENALTY_TARGET = "pc"  # the picker's target for Dutch toulousain's penalty cards
+
+
+def read_cards(text: str) -> tuple[list[Card], list[str]]:
+    """The cards of a field of card codes, and the codes that name no card."""
+    cards, unknown = [], []
+    for code in re.split(r"[\s,;]+", text or ""):
+        if code:
+            try:
+                cards.append(parse_card(code))
+            except UnknownCard:
+                unknown.append(code)
+    return cards, unknown
+
+
+def cards_of(text: str) -> list[Card]:
+    """The cards of a field of card codes; a code that names no card is left out."""
+    return read_cards(text)[0]
+
+
+def no_control_character(text: str) -> None:
+    """Free text kept in a game file has no control character or lone surrogate, as a game
+    file must not (``engine.unstorable``): the game's export must import again."""
+    if unstorable(text):
+        raise forms.ValidationError(_("Remove the control character from the reason."))
+
+
+class PenaltyForm(forms.Form):
+    """Penalty points given to one player in a round, with the reason."""
+
+    player = forms.ChoiceField(label=gettext_lazy("Player"), required=False)
+    points = NumberField(label=gettext_lazy("Points"), max_length=8)
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"),
+        required=False,
+        max_length=engine.MAX_REASON_LENGTH,
+        validators=[no_control_character],
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+    def __init__(self, *args, players: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [("", "—"), *((p, p) for p in players)]
+        self.fields["reason"].widget.attrs["placeholder"] = _("Reason")
+
+    def clean(self):
+        data = super().clean()
+        player, points = data.get("player"), data.get("points")
+        reason = (data.get("reason") or "").strip()
+        if self.errors or not (player or points is not None or reason):
+            return data
+        if not player:
+            self.add_error("player", _("Choose who gets the penalty."))
+        if points is None:
+            self.add_error("points", _("Enter a number of points."))
+        if not self.errors:
+            self.penalty = Penalty(player, points, reason)
+        return data
+
+
+class BasePenaltyFormSet(forms.BaseFormSet):
+    default_error_messages = {
+        "too_many_forms": ngettext_lazy(
+            "A round has at most %(num)d penalty.", "A round has at most %(num)d penalties.", "num"
+        )
+    }
+
+
+# At most 16 rows, refused past that (Django's max_num alone draws no more, but takes 1,000).
+PenaltyFormSet = forms.formset_factory(
+    PenaltyForm, BasePenaltyFormSet, extra=0, min_num=1, max_num=16, validate_max=True
+)
+
+
+@dataclass
+class HandView:
+    """What the round form shows for one player."""
+
+    seat: int
+    name: str
+    cards_field: forms.BoundField
+    total_field: forms.BoundField
+    cards: list[Card]
+    total: Fraction | None
+    is_target: bool
+
+
+ROUND_FORMS: dict[str, type[RoundForm]] = {}  # a variant's own round form, by its key
+
+
+class RoundForm(forms.Form):
+    """A round of a stored game as the table enters it, and the one way it is saved.
+
+    ``number`` is the round's number; ``editing`` the stored round being corrected, if any.
+    Each kind of game has its form (``for_game``): a subclass declares its fields, reads them
+    into ``self.round`` (a ``RoundEntry``) in ``clean``, gives the inverse (``initial_for``),
+    puts the referee's refusals on its fields (``add_referee_error``) and names the templates
+    that show it. Views then only bind it, call ``save()`` and render what it names.
+    """
+
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    edits = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
+    notice = ""  # why the form is shown again as saved elsewhere
+    conflict: dict | None = None  # the round another phone saved first
+    round: engine.RoundEntry  # what was entered, once valid
+    page = "game.html"  # the sheet this form is on
+    form_partial = "game.html#round_form"  # the form redrawn with its refusals (htmx)
+    saved_partial = "game.html#saved"  # what a save redraws (htmx)
+    game_over_text = gettext_lazy("The game is over: no more rounds can be added.")
+
+    variants: tuple[str, ...] = ()  # the variants (keys) whose rounds this form enters
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        ROUND_FORMS.update(dict.fromkeys(cls.__dict__.get("variants", ()), cls))
+
+    @staticmethod
+    def for_game(game) -> type[RoundForm]:
+        """The round form of this game's variant (Tamalou's hands unless it has its own)."""
+        return ROUND_FORMS.get(game.variant, HandsForm)
+
+    def __init__(self, data=None, *, game, number: int, editing=None, initial=None, **kwargs):
+        super().__init__(data, initial={"number": number, **(initial or {})}, **kwargs)
+        self.game, self.round_number, self.editing = game, number, editing
+
+    @classmethod
+    def as_stored(cls, game, stored, number: int) -> RoundForm:
+        """The form showing stored round ``stored`` (a ``Round``), number ``number``."""
+        initial = cls.initial_for(game, stored.as_entry(number), stored.edits)
+        return cls(game=game, number=number, editing=stored, initial=initial)
+
+    @staticmethod
+    def initial_for(game, entry: engine.RoundEntry, edits: int = 0) -> dict:
+        """The form's initial values showing a stored round (the inverse of ``clean``)."""
+        raise NotImplementedError
+
+    def add_referee_error(self, error: GameError) -> None:
+        """Put the referee's refusal next to the field at fault."""
+        raise NotImplementedError
+
+    def has_any_error(self) -> bool:
+        return bool(self.errors)
+
+    def quiet(self) -> RoundForm:
+        """Show the posted values without their errors (a picker tap without JavaScript, or
+        another phone's round)."""
+        self._errors = ErrorDict()
+        return self
+
+    def picker_tap(self) -> bool:
+        """Apply a tap on a button that only changes the form (no save); whether it was one."""
+        return False
+
+    def save(self) -> bool:
+        """Store the round: the next one (at its posted number), or the correction of
+        ``editing``. Returns whether it was stored; the referee's refusal lands on the field at
+        fault. ``Conflict`` (another phone changed the game first) is the caller's to show."""
+        if not self.is_valid() or self.has_any_error():
+            return False
+        try:
+            if self.editing is None:
+                self.game.add_round(self.cleaned_data["number"], self.round)
+            else:
+                edits = self.cleaned_data.get("edits")
+                self.game.replace_round(self.editing.pk, edits, self.round)
+        except GameError as error:
+            self.add_referee_error(error)
+            return False
+        return True
+
+    def corrected_text(self) -> str:
+        return _("Round %(number)s corrected.") % {"number": self.round_number}
+
+    def shown_after_save(self, finished: bool) -> str:
+        """Where the page scrolls to once the round is saved (an element's id)."""
+        return "#totals"
+
+    def anchor_after_save(self, finished: bool) -> str:
+        """The same, for the page reloaded without JavaScript (``""``: its top)."""
+        return "#totals"
+
+
+class HandsForm(RoundForm):
+    """A Tamalou round: each player's cards (the card picker) or typed total, who called,
+    emptied hands, penalties."""
+
+    target = forms.CharField(widget=forms.HiddenInput, required=False, max_length=4)
+    nothing_entered = False
+
+    def __init__(self, data=None, *, game, number: int, editing=None, initial=None, **kwargs):
+        super().__init__(data, game=game, number=number, editing=editing, initial=initial, **kwargs)
+        self.variant: Variant = game.rules()
+        # A typed hand total may be negative exactly when some card of the deck is: then the
+        # totals and penalty points get a ± key (iOS's decimal keypad has no minus key).
+        self.negative_totals = self.variant.lowest_possible_hand < 0
+        self.players_in_round = game.players_in_round(number)
+        self.seats = {name: game.players.index(name) for name in self.players_in_round}
+        self.initial.setdefault("target", str(next(iter(self.seats.values()))))
+        who = [(name, name) for name in self.players_in_round]
+        for name, seat in self.seats.items():
+            self.fields[f"cards_{seat}"] = forms.CharField(
+                required=False, max_length=400, widget=forms.HiddenInput
+            )
+            self.fields[f"total_{seat}"] = NumberField(label=name)
+            self.fields[f"total_{seat}"].widget.attrs.update(
+                {"enterkeyhint": "next", "placeholder": _("total")}
+            )
+        self.fields["caller"] = forms.ChoiceField(
+            label=gettext_lazy("Who called?"),
+            choices=[("", gettext_lazy("Nobody")), *who],
+            required=False,
+            widget=Segmented,
+        )
+        if self.variant.counter_call:
+            self.fields["counter_caller"] = forms.ChoiceField(
+                label=capfirst(_("%(call)s by") % {"call": self.variant.counter_call_word}),
+                choices=[("", gettext_lazy("Nobody")), *who],
+                required=False,
+                widget=Segmented,
+            )
+        self.fields["emptied"] = forms.MultipleChoiceField(
+            label=gettext_lazy("Got rid of all their cards"),
+            choices=who,
+            required=False,
+            widget=SegmentedBoxes,
+        )
+        if self.variant.penalty_cards:
+            self.fields["penalty_cards"] = forms.CharField(
+                label=gettext_lazy("Penalty cards drawn by the caller"),
+                required=False,
+                max_length=400,
+                widget=forms.HiddenInput,
+            )
+        if data is not None:
+            # Posted without the formset's management form, with it blank or not a count, or
+            # counting fewer rows than were sent (penalty-TOTAL_FORMS=0 silently dropped every
+            # penalty): count the rows that were sent.
+            rows = [re.match(r"penalty-(\d+)-", key) for key in data]
+            sent = max((int(row[1][:5]) + 1 for row in rows if row), default=0)
+            total = str(data.get("penalty-TOTAL_FORMS", "")).strip()
+            given = total.lstrip("0") or "0"
+            if not total or not (given.isascii() and given.isdigit() and int(given[:4]) >= sent):
+                data = data.copy()
+                data["penalty-TOTAL_FORMS"] = str(sent)
+                if not str(data.get("penalty-INITIAL_FORMS", "")).strip():
+                    data["penalty-INITIAL_FORMS"] = "0"
+                self.data = data
+        penalty_initial = (initial or {}).get("penalties") or None
+        self.penalties = PenaltyFormSet(
+            data,
+            prefix="penalty",
+            initial=penalty_initial,
+            form_kwargs={"players": self.players_in_round},
+        )
+
+    # --- round <-> form -------------------------------------------------------------
+
+    @staticmethod
+    def initial_for(game, entry: engine.RoundEntry, edits: int = 0) -> dict:
+        """The form's initial values showing a stored round (the inverse of ``clean``)."""
+        initial: dict = {"edits": edits}
+        for name, hand in entry.hands.items():
+            seat = game.players.index(name)
+            if isinstance(hand, tuple):
+                initial[f"cards_{seat}"] = " ".join(card.code for card in hand)
+            else:
+                initial[f"total_{seat}"] = points_text(Fraction(hand)).replace("−", "-")
+        initial["caller"] = entry.caller or ""
+        initial["counter_caller"] = entry.counter_caller or ""
+        initial["emptied"] = list(entry.emptied)
+        initial["penalties"] = [
+            {
+                "player": p.player,
+                "points": points_text(Fraction(p.points)).replace("−", "-"),
+                "reason": p.reason,
+            }
+            for p in entry.penalties
+        ]
+        initial["penalty_cards"] = " ".join(card.code for card in entry.penalty_cards)
+        return initial
+
+    def clean(self):
+        data = super().clean()
+        penalties_valid = self.penalties.is_valid()
+        if "number" in self.errors:
+            return data
+        if self.is_empty():
+            self.nothing_entered = True  # a tap on Save over a fresh form: no error to show
+            raise forms.ValidationError(_("Enter the hands first."), code="empty")
+        hands: dict[str, object] = {}
+        emptied = data.get("emptied", [])
+        for name, seat in self.seats.items():
+            if f"total_{seat}" in self.errors:
+                continue  # said already; every other hand is still checked
+            cards = self.parse_cards(f"cards_{seat}")
+            total = data.get(f"total_{seat}")
+            if cards:
+                known = all(self.variant.in_deck(card) for card in cards)
+                worth = sum((self.variant.value(c) for c in cards), Fraction(0)) if known else None
+                if total is not None and worth is not None and total != worth:
+                    self.add_error(
+                        f"total_{seat}",
+                        _("The cards make %(cards)s, not %(total)s: remove a card or the total.")
+                        % {"cards": points_text(worth), "total": points_text(total)},
+                    )
+                hands[name] = tuple(cards)
+            elif total is not None:
+                hands[name] = total
+            elif name in emptied:
+                hands[name] = ()
+            else:
+                self.add_error(f"total_{seat}", _("Enter this player's cards or hand total."))
+        penalty_cards = self.parse_cards("penalty_cards") if self.variant.penalty_cards else []
+        if self.errors or not penalties_valid:
+            return data
+        self.round = engine.RoundEntry(
+            hands=hands,
+            caller=data.get("caller") or None,
+            counter_caller=data.get("counter_caller") or None,
+            emptied=tuple(emptied),
+            penalties=tuple(
+                form.penalty for form in self.penalties.forms if hasattr(form, "penalty")
+            ),
+            penalty_cards=tuple(penalty_cards),
+        )
+        return data
+
+    def parse_cards(self, name: str) -> list[Card]:
+        cards, unknown = read_cards(self.cleaned_data.get(name) or "")
+        for code in unknown:
+            text = _("Unknown card %(code)s: remove it and pick the card again.")
+            self.add_error(name, text % {"code": code})
+        return cards
+
+    def is_empty(self) -> bool:
+        """Nothing at all was entered: a tap on Save over a fresh form."""
+        fields = [f"{kind}_{seat}" for seat in self.seats.values() for kind in ("cards", "total")]
+        typed = any(str(self.data.get(name) or "").strip() for name in fields)
+        penalties = any(form.has_changed() for form in self.penalties.forms)
+        return not typed and not penalties and not self.cleaned_data.get("penalty_cards")
+
+    def add_referee_error(self, error: GameError) -> None:
+        """Put the referee's refusal next to the field at fault."""
+        if error.round != self.round_number:
+            self.add_error(
+                None,
+                _("This would make round %(round)s invalid: %(error)s")
+                % {"round": error.round, "error": say_detail(error, sentence=False)}
+                if error.round
+                else say(error),
+            )
+            return
+        field, form = None, self
+        if error.field == "hands" and error.player in self.seats:
+            field = f"total_{self.seats[error.player]}"
+        elif error.field in ("caller", "counter_caller", "emptied", "penalty_cards"):
+            field = error.field if error.field in self.fields else None
+        elif error.field == "penalties":
+            for penalty_form in self.penalties.forms:
+                if penalty_form.cleaned_data.get("player") == error.player:
+                    field, form = "points", penalty_form
+                    break
+        form.add_error(field, say_detail(error) if field else say(error))
+
+    def quiet(self) -> HandsForm:
+        super().quiet()
+        for form in self.penalties.forms:
+            form._errors = ErrorDict()
+        self.penalties._errors = []
+        self.penalties._non_form_errors = ErrorList()
+        return self
+
+    def has_any_error(self) -> bool:
+        return bool(self.errors) or not self.penalties.is_valid()
+
+    def picker_tap(self) -> bool:
+        return apply_picker_action(self.data, self.variant.hand_size, list(self.seats.values()))
+
+    # --- what the page shows ---------------------------------------------------------
+
+    def value(self, name: str) -> str:
+        return str(self[name].value() or "") if name in self.fields else ""
+
+    @cached_property
+    def picker_target(self) -> str:
+        """Whose cards the picker adds to: a seat number, or the penalty cards."""
+        target = self.value("target")
+        targets = {str(seat) for seat in self.seats.values()}
+        if self.variant.penalty_cards:
+            targets.add(PENALTY_TARGET)
+        return target if target in targets else str(next(iter(self.seats.values())))
+
+    @cached_property
+    def hands(self) -> list[HandView]:
+        """Each player's hand as the page shows it (read once the posted data is final)."""
+        views = []
+        for name, seat in self.seats.items():
+            cards = cards_of(self.value(f"cards_{seat}"))
+            total = None
+            if cards and all(self.variant.in_deck(card) for card in cards):
+                total = sum((self.variant.value(card) for card in cards), Fraction(0))
+            elif not cards:
+                try:
+                    total = parse_number(self.value(f"total_{seat}"))
+                except NotANumber:
+                    total = None
+            views.append(
+                HandView(
+                    seat,
+                    name,
+                    self[f"cards_{seat}"],
+                    self[f"total_{seat}"],
+                    cards,
+                    total,
+                    self.picker_target == str(seat),
+                )
+            )
+        return views
+
+    def penalty_card_list(self) -> list[Card]:
+        return cards_of(self.value("penalty_cards"))
+
+    @cached_property
+    def picker_target_name(self) -> str | None:
+        """The name of the player whose hand the picker adds to (None: the penalty cards)."""
+        return next((hand.name for hand in self.hands if hand.is_target), None)
+
+    @cached_property
+    def picker_cards(self) -> list[list[dict]]:
+        """The deck as the picker shows it, a row of ranks per suit (jokers last): each card
+        with its code, name and points, and whether all its copies at the table are in hands
+        this round (its button then disabled)."""
+        in_hands = [card for view in self.hands for card in view.cards]
+        used = Counter(card.code for card in [*in_hands, *self.penalty_card_list()])
+        rows: dict[str | None, list[dict]] = {}
+        for card in self.variant.deck():
+            kind = (" red" if card.is_red else "") + (" joker" if card.is_joker else "")
+            rows.setdefault(card.suit, []).append(
+                {
+                    "code": card.code,
+                    "name": card_name(card, _),
+                    "classes": kind,
+                    "points": points_text(self.variant.value(card)),
+                    "used": used[card.code] >= self.variant.copies(card),
+                }
+            )
+        return list(rows.values())
+
+    def picker_values(self) -> dict[str, list]:
+        """What the page's script needs of each card besides its code (its button's value)
+        and its name (its button's text): its value, to add up a hand, and its copies at the
+        table, to grey a card out once all are in hands. Written once for the picker
+        (``json_script``), not on each of its buttons."""
+        return {
+            card.code: [json_number(self.variant.value(card)), self.variant.copies(card)]
+            for card in self.variant.deck()
+        }
+
+    def penalty_cards_due(self) -> int | None:
+        """How many penalty cards the caller must draw, once the hands are in."""
+        caller = self.value("caller")
+        if not self.variant.penalty_cards or caller not in self.seats:
+            return None
+        totals = {view.name: view.total for view in self.hands}
+        if any(total is None for total in totals.values()):
+            return None
+        return self.variant.penalty_cards_due(
+            Play(order=tuple(self.players_in_round), totals=totals, caller=caller)
+        )
+
+    def penalties_open(self) -> bool:
+        """Whether the emptied-hands and penalties part is shown open."""
+        return bool(
+            self.value("emptied")
+            or self.errors.get("emptied")
+            or len(self.penalties.forms) > 1
+            or any(form.has_changed() or form.errors for form in self.penalties.forms)
+        )
+
+
+def apply_picker_action(data, hand_size: int, seats: list[int]) -> bool:
+    """A tap without JavaScript (the picker's buttons are submit buttons): add a card, remove
+    one, choose whose hand to fill, change a number's sign (the ± key), or add a penalty row,
+    in the posted ``data``. Returns whether the request was such a tap (and not a save). The
+    picker moves on to the next player once a hand has ``hand_size`` cards."""
+    if "pick" in data:
+        # A card's button sends its code; the form's ``target`` says whose hand it goes to
+        # (a page drawn before sent "target:code"). A target no longer in the round (a
+        # player knocked out meanwhile) is the first player's, as the picker's heading says.
+        target, _, code = data["pick"].rpartition(":")
+        target = target or data.get("target", "")
+        if target != PENALTY_TARGET and target not in {str(seat) for seat in seats}:
+            target = str(seats[0])
+        field = "penalty_cards" if target == PENALTY_TARGET else f"cards_{target}"
+        codes = [card.code for card in cards_of(data.get(field, ""))]
+        with contextlib.suppress(UnknownCard):
+            codes.append(parse_card(code).code)
+        data[field] = " ".join(codes)
+        data["target"] = target
+        if target != PENALTY_TARGET and len(codes) >= hand_size:
+            data["target"] = next_target(data, target, hand_size, seats)
+        return True
+    if "unpick" in data:
+        target, _, index = data["unpick"].partition(":")
+        field = "penalty_cards" if target == PENALTY_TARGET else f"cards_{target}"
+        codes = [card.code for card in cards_of(data.get(field, ""))]
+        at = small_number(index, -1)
+        if 0 <= at < len(codes):
+            codes.pop(at)
+        data[field] = " ".join(codes)
+        data["target"] = target
+        return True
+    if "choose" in data:
+        data["target"] = data["choose"]
+        return True
+    if "negate" in data:
+        name = data["negate"]
+        if SIGNED_FIELD.fullmatch(name):
+            data[name] = negated(data.get(name, ""))
+        return True
+    if "add_penalty" in data:
+        total = data.get("penalty-TOTAL_FORMS", "1")
+        count = small_number(total, 1)
+        data["penalty-TOTAL_FORMS"] = str(min(count + 1, PenaltyFormSet.max_num))
+        return True
+    return False
+
+
+SIGNED_FIELD = re.compile(r"total_\d{1,2}|penalty-\d{1,2}-points")  # the fields with a ± key
+
+
+def negated(text: str) -> str:
+    """A typed number with its sign changed by the ± key ("5" ↔ "-5", "" → "-"): iOS's
+    decimal keypad has no minus key, so the sign is never typed."""
+    text = str(text).strip()
+    return text[1:] if text.startswith(("-", "−")) else "-" + text.removeprefix("+")
+
+
+def next_target(data, target: str, hand_size: int, seats: list[int]) -> str:
+    """The next player after ``target`` whose hand is still short and has no typed total."""
+    seat = small_number(target, -1)
+    if seat not in seats:
+        return target
+    start = seats.index(seat)
+    for seat in seats[start + 1 :]:
+        if len(cards_of(data.get(f"cards_{seat}", ""))) < hand_size and not data.get(
+            f"total_{seat}"
+        ):
+            return str(seat)
+    return target
+
+
+class SyncForm(forms.Form):
+    """How a round entered offline is sent (static/js/offline.js): the number it takes, and
+    whether it replaces the round another phone stored there (the table chose so)."""
+
+    number = forms.IntegerField(min_value=1, max_value=10_000)
+    replace = forms.BooleanField(required=False)
+    misplaced = False  # the round is not where the phone expected it: a conflict
+
+    def __init__(self, data, *, game, **kwargs) -> None:
+        super().__init__(data, **kwargs)
+        self.game = game
+
+    def clean(self):
+        data = super().clean()
+        number, replace = data.get("number"), data.get("replace")
+        if number is None:
+            return data
+        count = len(self.game.live_rounds())
+        self.misplaced = number > count + 1 or (replace and number > count)
+        adding = not self.misplaced and not replace and number == count + 1
+        if adding and self.game.score().finished:
+            raise forms.ValidationError(_("The game is over: no more rounds can be added."))
+        return data
+
+    def round_form(self) -> RoundForm:
+        """The round form of the round sent, bound to its own fields: the next round, or the
+        correction of the round stored at its number."""
+        number = self.cleaned_data["number"]
+        editing = self.game.live_rounds()[number - 1] if self.cleaned_data["replace"] else None
+        form_class = RoundForm.for_game(self.game)
+        return form_class(self.data.copy(), game=self.game, number=number, editing=editing)
+
+
+def error_texts(form: forms.Form) -> list[str]:
+    """Every refusal of a form (and of a round form's penalty rows), each with its field's
+    label, for an answer without a page to show them in."""
+    texts = []
+    forms_ = [form, *getattr(getattr(form, "penalties", None), "forms", [])]
+    for one in forms_:
+        for name, errors in one.errors.items():
+            label = one.fields[name].label if name in one.fields else None
+            for error in errors:
+                texts.append(f"{label}: {error}" if label else str(error))
+    penalties = getattr(form, "penalties", None)
+    if penalties is not None:
+        texts.extend(str(error) for error in penalties.non_form_errors())
+    return texts

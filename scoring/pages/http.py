@@ -15,7 +15,7 @@ from django.views.decorators.http import condition
 from django.views.decorators.vary import vary_on_cookie
 from django_htmx.middleware import HtmxDetails
 
-from scoring.games.models import Game, key_column
+from scoring.games.models import Game
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -43,9 +43,8 @@ def live_etag(link: str):
     game's version; None for a key that opens no game (the view answers 404)."""
 
     def etag(request: HttpRequest, key: str) -> str | None:
-        found = Game.objects.filter(**{key_column(link): key}).values_list("edit_key", "state")
-        version = found.first()
-        return None if version is None else etag_of(Game.version_of(*version), link)
+        found = Game.objects.version_by_key(link, key)
+        return None if found is None else etag_of(Game.version_of(*found[1:]), link)
 
     return etag
 

@@ -1,7 +1,7 @@
 """The score sheet page: what it shows of a game.
 
 ``sheet_context`` gathers what the page shows (standings, the history of rounds, whose
-deal it is, the round form); ``sheet_page`` is the page itself, or its live part.
+deal it is, the round form), for the sheet's views (``scoring.pages.views``).
 """
 
 from __future__ import annotations
@@ -10,17 +10,15 @@ from functools import lru_cache
 from urllib.parse import urlencode
 
 import segno
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
-from django_htmx.http import HttpResponseClientRedirect, retarget
 
 from scoring.games.models import Game, key_column
 from scoring.pages.chart import score_chart
-from scoring.pages.device import remember
 from scoring.pages.display import points
 from scoring.pages.forms import RoundForm
 from scoring.pages.http import etag_of
@@ -253,16 +251,6 @@ def conflict_context(request: HttpRequest, game: Game, posted) -> dict:
     return sheet_context(request, game, form)
 
 
-def conflict_page(request: HttpRequest, game: Game, posted: RoundForm) -> HttpResponse:
-    """Another phone saved this round first: say which, and keep this phone's hands as the
-    next round (save again) or to discard them."""
-    context = conflict_context(request, game, posted.data)
-    page = page_template(game)
-    if request.htmx:
-        return retarget(render(request, f"{page}#game_body", context), "#game-body")
-    return render(request, page, context, status=409)
-
-
 def misplaced_round(request: HttpRequest, game: Game, number: int) -> dict:
     """A round sent from offline for ``number``, which is not where the phone expected it:
     the round stored there, if any, and the number this phone's round would take as the
@@ -280,24 +268,6 @@ def misplaced_round(request: HttpRequest, game: Game, number: int) -> dict:
         answer["theirs"] = round_summary(request, game, sheet, number)
         answer["edits"] = rounds[number - 1].edits
     return answer
-
-
-def sheet_page(request: HttpRequest, link: str, key: str, live: bool = False) -> HttpResponse:
-    """The whole sheet page reached by its edit or share ``link``, or only its ``live`` part:
-    what other phones change (or, once the game has a rematch, where a viewer goes next).
-    Opening an edit page puts the game first in the phone's list."""
-    game = find_game(link, key)
-    if live and link == "share" and game.next_game_id is not None and request.htmx:
-        # A viewer's page moves on by itself to the rematch, by its read-only link (without
-        # JavaScript, the page links to it).
-        return HttpResponseClientRedirect(next_game_url(game, link))
-    if live:
-        context = sheet_context(request, game, link=link)
-        return render(request, f"{page_template(game)}#live", context)
-    if link == "edit":
-        remember(request, game.edit_key)
-    form = None if link == "share" else new_round_form(game)
-    return render(request, page_template(game), sheet_context(request, game, form, link))
 
 
 def rules_url(game: Game, link: str) -> str:

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
-from django_htmx.http import HttpResponseClientRedirect, reswap
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from scoring.games.models import Conflict
+from scoring.games.models import Conflict, Game
 from scoring.guards.limits import IMPORT, NEW_GAME, SYNC, limited
 from scoring.pages import webapp
 from scoring.pages.device import forget, game_records, game_summaries, remember, stats_context
@@ -36,14 +36,15 @@ from scoring.pages.http import HtmxHttpRequest, live_part, private
 from scoring.pages.match import ClockForm, find_match
 from scoring.pages.rules import rules_context, tambouille_context
 from scoring.pages.sheet import (
-    conflict_page,
+    conflict_context,
     find_game,
     find_round,
     misplaced_round,
     new_round_form,
+    next_game_url,
+    page_template,
     saved_context,
     sheet_context,
-    sheet_page,
 )
 from scoring.referee import engine
 from scoring.referee.tambouille import Tambouille
@@ -165,7 +166,31 @@ def rules_tambouille(request: HtmxHttpRequest) -> HttpResponse:
 def edit_sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
     if request.method == "POST":
         return save_round(request, key)
-    return sheet_page(request, "edit", key)
+    game = find_game("edit", key)
+    remember(request, game.edit_key)  # first in this phone's list
+    context = sheet_context(request, game, new_round_form(game))
+    return render(request, page_template(game), context)
+
+
+def live_part_of(request: HtmxHttpRequest, link: str, key: str) -> HttpResponse:
+    """The parts of the sheet that other phones change, reached by ``link``; once the game
+    has a rematch, a viewer's page moves on to it by itself, by its read-only link (without
+    JavaScript, the page links to it)."""
+    game = find_game(link, key)
+    if link == "share" and game.next_game_id is not None and request.htmx:
+        return HttpResponseClientRedirect(next_game_url(game, link))
+    context = sheet_context(request, game, link=link)
+    return render(request, f"{page_template(game)}#live", context)
+
+
+def conflict_page(request: HtmxHttpRequest, game: Game, posted: RoundForm) -> HttpResponse:
+    """Another phone saved this round first: say which, and keep this phone's hands as the
+    next round (save again) or to discard them."""
+    context = conflict_context(request, game, posted.data)
+    page = page_template(game)
+    if request.htmx:
+        return retarget(render(request, f"{page}#game_body", context), "#game-body")
+    return render(request, page, context, status=409)
 
 
 def save_round(request: HtmxHttpRequest, key: str) -> HttpResponse:
@@ -245,7 +270,7 @@ def sync_round(request: HtmxHttpRequest, key: str) -> JsonResponse:
 @live_part("edit")
 def edit_live(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The parts of the sheet that other phones change; 304 while nothing changed."""
-    return sheet_page(request, "edit", key, live=True)
+    return live_part_of(request, "edit", key)
 
 
 @require_safe
@@ -266,13 +291,14 @@ def edit_csv(request: HtmxHttpRequest, key: str) -> HttpResponse:
 @require_safe
 @private  # a game's whole content
 def share_sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
-    return sheet_page(request, "share", key)
+    game = find_game("share", key)
+    return render(request, page_template(game), sheet_context(request, game, link="share"))
 
 
 @require_safe
 @live_part("share")
 def share_live(request: HtmxHttpRequest, key: str) -> HttpResponse:
-    return sheet_page(request, "share", key, live=True)
+    return live_part_of(request, "share", key)
 
 
 @require_safe

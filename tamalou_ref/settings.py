@@ -124,8 +124,12 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=envint("CONN_MAX_AGE", 60),
+        conn_health_checks=True,  # a kept connection the database dropped is not handed out
     )
 }
+# Requests are served on this many threads per server process (tamalou_ref/asgi.py), each
+# keeping its database connection for CONN_MAX_AGE seconds.
+REQUEST_THREADS = envint("REQUEST_THREADS", 4)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several phones save at once: wait for the write lock instead of failing.
     DATABASES["default"]["OPTIONS"] = {
@@ -137,10 +141,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # which would hide the concurrency the live-server tests exercise.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
 elif DATABASES["default"]["CONN_MAX_AGE"] == 0 and envint("DATABASE_POOL", 10):
-    # PostgreSQL under ASGI (tamalou_ref/asgi.py closes connections after each request): each
-    # request runs in a thread of its own, and a burst of phones would open a connection each,
-    # past PostgreSQL's 100. A pool of DATABASE_POOL connections per process serves them
-    # instead (a request waits for one, at most 10 s). DATABASE_POOL=0: no pool.
+    # PostgreSQL with CONN_MAX_AGE=0 (a connection closed after each request): a pool of
+    # DATABASE_POOL connections per process serves the requests instead of a connection each
+    # (a request waits for one, at most 10 s). DATABASE_POOL=0: no pool.
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
         "max_size": envint("DATABASE_POOL", 10),

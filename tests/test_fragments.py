@@ -149,3 +149,25 @@ def test_a_picked_card_and_another_target_draw_their_own_picker():
     page = chosen.content.decode()
     assert 'name="target" value="1"' in page and "Add cards to Marc" in page
     assert not re.search(r'name="pick" value="KH"[^>]*disabled', page)
+
+
+def test_the_history_and_chart_drawn_once_differ_by_link_language_and_page():
+    """A game's history and chart are kept once drawn for its version: a phone on the other
+    link, in the other language or on the page of every round still sees its own."""
+    game = evening_game(34, seed=3)
+    french, english = Client(), Client()
+    french.cookies["django_language"], english.cookies["django_language"] = "fr", "en"
+    edit, share = f"/g/{game.edit_key}/", f"/s/{game.share_key}/"
+    for url in (edit, f"{edit}live/", share, f"{share}live/", f"{edit}rounds/"):
+        assert french.get(url).status_code == 200  # each drawn and kept in French first
+    assert "Manche 34" in french.get(share).text and "Corriger" not in french.get(share).text
+    assert "Corriger" in french.get(edit).text
+    for url in (edit, f"{edit}live/", share):
+        page = english.get(url).text
+        assert "Round 34" in page and "Manche" not in page, url
+        assert "Chart of the running totals after 34 rounds" in page, url
+    assert "Edit" not in english.get(share).text
+    whole = french.get(f"{edit}rounds/").text
+    assert len(rounds_on(whole)) == 34 and "<details hx-get" not in whole
+    listed = french.get(edit).text
+    assert len(rounds_on(listed)) == 30 and "Afficher les manches 1 à 4" in listed

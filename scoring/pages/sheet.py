@@ -175,6 +175,7 @@ def sheet_context(
     share_url = request.build_absolute_uri(reverse("share", args=[game.share_key]))
     rows = standings(game, sheet)
     shown = {
+        "link": link,
         "read_only": read_only,
         "undo": undo if undo and undo.get("game") == game.edit_key else None,
         "game": game,
@@ -198,15 +199,17 @@ def sheet_context(
     whole = match is not None and match.url_name == f"{link}_rounds"
     deals = engine.deals(sheet, game.first_dealer)
     return shown | {
+        "whole": whole,
         "history": lambda: history(game, sheet, fold=not whole),
         "earlier": 0 if whole else earlier_rounds(sheet),
         "rounds_url": reverse(f"{link}_rounds", args=[key]),
         "next_deal": deals[len(sheet.rounds)] if not sheet.finished else None,
         "rounds_to_play": (variant.rounds - len(sheet.rounds)) if variant.rounds else None,
         "open_ended": not sheet.finished and variant.rounds is None,
-        "chart": score_chart(sheet, variant.landmarks()) if sheet.rounds else None,
+        # Worked out only when the page draws it (its story is kept once drawn).
+        "chart": (lambda: score_chart(sheet, variant.landmarks())) if sheet.rounds else None,
         "chart_summary": chart_summary(sheet),
-        "moments": story.moments(sheet, game.entries()) if sheet.finished else None,
+        "moments": (lambda: story.moments(sheet, game.entries())) if sheet.finished else None,
         "csv_url": reverse(f"{link}_csv", args=[key]),
     }
 

@@ -129,14 +129,14 @@ def test_a_reader_storing_a_sheet_while_a_change_holds_the_game_does_not_deadloc
 
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
     held, release = threading.Event(), threading.Event()
-    scored_on = Game._scored_on
+    new_state = Game._new_state  # a change's end, under the game's lock
 
-    def holding(self, number, entries):
+    def holding(self, *args, **kwargs):
         held.set()
         assert release.wait(30)
-        return scored_on(self, number, entries)
+        return new_state(self, *args, **kwargs)
 
-    monkeypatch.setattr(Game, "_scored_on", holding)
+    monkeypatch.setattr(Game, "_new_state", holding)
     failures = []
 
     def in_thread(action):

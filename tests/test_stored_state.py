@@ -1,7 +1,7 @@
 """The summary each game keeps (where it stands after its last round, each player's figures)
 always equals what the referee computes from the stored rounds: after saves through the page,
 corrections, deletions, restores, the end and resumption of a game, imports and backups.
-A new round is scored from it, and the statistics and the home page read it.
+A saved round adds its figures to it; the statistics and the home page read it.
 
 Runs on SQLite and, with DATABASE_URL, on PostgreSQL."""
 
@@ -148,11 +148,13 @@ def test_an_imported_game_keeps_its_summary(name):
     assert_kept(game)
 
 
-def test_a_sheet_stored_by_older_code_is_scored_afresh(client):
-    """A sheet stored in the format of the code before (a frame of the count of rounds and
-    the standing, then a frame per round's result, each its length in 4 bytes and a pickle),
-    even under the key the game has now: the page shows the referee's sheet, no error, and
-    the sheet is stored again in today's format."""
+@pytest.mark.parametrize("older", ["whole", "framed"])
+def test_a_sheet_stored_by_older_code_is_scored_afresh(client, older):
+    """A sheet stored in a format of the code before, even under the key the game has now:
+    the previous one (one pickle of the whole sheet, no standing apart), or the one before
+    (a frame of the count of rounds and the standing, then a frame per round's result, each
+    its length in 4 bytes and a pickle). The page shows the referee's sheet, no error, and the
+    sheet is stored again in today's format."""
     game = Game.objects.create(variant="tamoul", players=["Léa", "Marc"])
     save_round(client, game, 1, {"Léa": "60", "Marc": "0"}, caller="Marc")
     save_round(client, game, 2, {"Léa": "40", "Marc": "1"}, caller="Marc")
@@ -164,9 +166,12 @@ def test_a_sheet_stored_by_older_code_is_scored_afresh(client):
         return len(data).to_bytes(4, "big") + data
 
     wrong = dataclasses.replace(sheet, totals={"Léa": 1, "Marc": 2})  # would show if read
-    older = frame((len(sheet.rounds), dataclasses.replace(wrong, rounds=[])))
-    older += b"".join(frame(result) for result in sheet.rounds)
-    StoredSheet.objects.filter(game=game).update(key=game.sheet_key(), data=older)
+    if older == "whole":
+        stored = {"data": pickle.dumps(wrong, pickle.HIGHEST_PROTOCOL), "standing": b""}
+    else:
+        data = frame((len(sheet.rounds), dataclasses.replace(wrong, rounds=[])))
+        stored = {"data": data + b"".join(frame(result) for result in sheet.rounds)}
+    StoredSheet.objects.filter(game=game).update(key=game.sheet_key(), **stored)
     cache.clear()
 
     page = client.get(url(game))
@@ -175,6 +180,21 @@ def test_a_sheet_stored_by_older_code_is_scored_afresh(client):
     assert [int(t.replace("−", "-")) for t in shown] == [-40, 50]
     assert sheet.totals == {"Léa": 50, "Marc": -40}  # Léa's 60 + 40 = 100 → 50
     assert StoredSheet.read(game.pk, game.sheet_key()) == sheet
+
+
+def test_a_round_saved_on_a_sheet_stored_by_older_code_is_scored_with_the_whole_game(client):
+    """The save after a deploy: the stored sheet does not read, so the game is scored afresh
+    with the new round, and its summary made again from that sheet."""
+    game = Game.objects.create(variant="dutch", players=["Léa", "Marc", "Nina"])
+    save_round(client, game, 1, {"Léa": "30", "Marc": "2", "Nina": "40"}, caller="Marc")
+    game = Game.objects.get(pk=game.pk)
+    old = pickle.dumps(game.score(), pickle.HIGHEST_PROTOCOL)
+    StoredSheet.objects.filter(game=game).update(data=old, standing=b"")
+    Game.objects.filter(pk=game.pk).update(summary=None)
+    response = save_round(client, game, 2, {"Léa": "40", "Marc": "3", "Nina": "30"}, caller="Marc")
+    assert response.status_code == 302
+    kept = assert_kept(game)
+    assert kept.rounds == 2 and kept.totals["Léa"] == 70
 
 
 def test_a_saved_round_scores_that_round_alone(client, monkeypatch):
@@ -200,6 +220,33 @@ def test_a_saved_round_scores_that_round_alone(client, monkeypatch):
     game.replace_round(last.pk, 0, engine.RoundEntry(hands={"Léa": 7, "Marc": 1, "Nina": 2}))
     assert scored == [1, 1]
     assert assert_kept(game).rounds == 13
+
+
+def test_a_saved_round_does_not_read_the_results_of_the_rounds_before_it(client, monkeypatch):
+    """A save's work does not grow with the game: round 13 is scored from where the stored
+    sheet stands after round 12, and its result added after theirs, which are never read:
+    here they are not even readable, and the save goes through scoring round 13 alone, its
+    summary exact. The sheet read next does not read, so it is scored afresh: the page is
+    still right."""
+    game = Game.objects.create(variant="dutch", players=["Léa", "Marc", "Nina"])
+    for number in range(1, 13):
+        hands = {"Léa": "1", "Marc": str(number % 4 + 2), "Nina": "3"}
+        assert save_round(client, game, number, hands, caller="Léa").status_code == 302
+    StoredSheet.objects.filter(game=game).update(data=b"not the results of rounds 1 to 12")
+    scored = []
+    continue_game = engine.continue_game
+
+    def counting(rules, before, rounds):
+        scored.append(len(rounds))
+        return continue_game(rules, before, rounds)
+
+    monkeypatch.setattr(engine, "continue_game", counting)
+    hands = {"Léa": "5", "Marc": "9", "Nina": "2"}
+    assert save_round(client, game, 13, hands, caller="Nina").status_code == 302
+    assert scored == [1]
+    monkeypatch.undo()
+    assert assert_kept(game).rounds == 13
+    assert "Round 13" in client.get(url(game)).content.decode()
 
 
 def test_restored_games_keep_their_summaries(tmp_path):

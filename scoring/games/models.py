@@ -7,15 +7,17 @@ by the referee from these, so they can never disagree with history.
 Every change to a game goes through a method here (add, replace, delete,
 restore a round, end or resume the game, a timer tap, a rematch, store a game
 file), and each reads the same way: take the game's row lock, check the game
-as it would be stored with the referee, store it, and ``_store`` the new
-state token (which every cache and ETag is keyed by), the summary and the
-score sheet in the same transaction, telling the phones that follow the game
-once it commits.
+as it would be stored with the referee, store it, and end with a new state
+token (which every cache and ETag is keyed by), the summary and the score
+sheet in the same transaction, telling the phones that follow the game once
+it commits (``_store``; a saved round adds its result to the stored sheet and
+the summary instead, ``add_round``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import pickle
 import secrets
@@ -145,8 +147,9 @@ class Game(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
     # Where the game stands after its last round and each player's figures (``story.
-    # GameSummary``), written in the transaction of every change to the rounds: the next round
-    # is scored from it, the statistics and the home page read it. Null until first computed.
+    # GameSummary``), written in the transaction of every change to the rounds (a saved round
+    # adds its figures to it): the statistics and the home page read it. Null until first
+    # computed.
     summary = models.JSONField(null=True, blank=True, editable=False)
 
     objects = GameManager()
@@ -277,7 +280,7 @@ class Game(models.Model):
             sheet = StoredSheet.read(self.pk, key)
             if sheet is None:
                 sheet = engine.score_game(self.as_entry())
-                StoredSheet.keep(self.pk, key, sheet)
+                StoredSheet.of(self.pk, key, sheet).keep()
             self._sheet = sheet
         return self._sheet
 
@@ -316,7 +319,11 @@ class Game(models.Model):
     # --- every write: lock, check with the referee, store, notify ------------------------
 
     def add_round(self, number: int, entry: engine.RoundEntry) -> Round:
-        """Store round ``number``; Conflict if the game has another number of rounds now."""
+        """Store round ``number``; Conflict if the game has another number of rounds now. The
+        round is scored on from where the stored sheet stands after the rounds before it, and
+        its result added to that sheet and to the game's summary: the rounds before it are
+        neither read nor scored again, nor their results unpickled (a save's work does not
+        grow with the game)."""
         data = gamefile.round_to_json(entry)
         with self._locked():
             live = self.rounds.live().order_by("position")
@@ -328,11 +335,22 @@ class Game(models.Model):
                 return same
             if count != number - 1:
                 raise Conflict
-            sheet = self._scored_on(number, [entry])
+            stored = StoredSheet.objects.filter(game=self, key=self.sheet_key()).first()
+            before = stored.standing_after() if stored is not None else None
+            if before is not None and before.number == count:
+                summary = self.stored_summary(count)
+            else:  # no stored sheet that reads (older code stored it): the game scored afresh
+                sheet = engine.score_game(self.as_entry())
+                stored = StoredSheet.of(self.pk, self.sheet_key(), sheet)
+                before, summary = engine.progress_of(sheet), story.summarize(sheet)
+            rules = self.as_entry([], ended_after=count)  # its rules; an ended game stays ended
+            results, after = engine.continue_game(rules, before, [entry])
+            summary = story.add_rounds(summary, results, after)
             last = self.rounds.aggregate(last=Max("position"))["last"] or 0
-            stored = Round.objects.create(game=self, position=last + 1, data=data)
-            self._store(sheet)
-        return stored
+            created = Round.objects.create(game=self, position=last + 1, data=data)
+            self._new_state(summary)
+            stored.add(self.sheet_key(), results, after)
+        return created
 
     def replace_round(self, round_id: int, edits: int | None, entry: engine.RoundEntry) -> None:
         """Correct a round; Conflict if it was corrected or deleted since ``edits``."""
@@ -393,7 +411,7 @@ class Game(models.Model):
             if turn == clock.turn:
                 clock.apply(action, timezone.now(), seconds)
                 clock.save()
-            self._store(self.score())  # the rounds as they were: the same sheet
+            self._restate()
         return clock
 
     def rematch(self) -> Game:
@@ -413,7 +431,7 @@ class Game(models.Model):
             clock = TurnClock.objects.filter(game=self).first()
             if clock is not None:
                 TurnClock.objects.create(game=game, seconds=clock.seconds)
-            self._store(self.score(), next_game=game)  # the rounds as they were: the same sheet
+            self._restate(next_game=game)
         return game
 
     @contextmanager
@@ -428,10 +446,10 @@ class Game(models.Model):
             yield
 
     def _scored_on(self, number: int, entries: list[engine.RoundEntry]) -> engine.ScoreSheet:
-        """The game's sheet with its rounds from ``number`` on replaced by ``entries`` (or,
-        ``number`` just past them, ``entries`` added): scored on from where the stored sheet
-        stood after round ``number - 1``, the rounds before it neither read nor scored again
-        (a saved round scores one round). A GameError refuses the change. (A Tambouille match's
+        """The game's sheet with its rounds from ``number`` on replaced by ``entries``: scored
+        on from where the stored sheet stood after round ``number - 1``, the rounds before it
+        not scored again (a correction of the last round scores one round). A GameError
+        refuses the change. (A Tambouille match's
         standing is not in its rounds' results: a correction scores the match again.)"""
         sheet = self.score()
         count = len(sheet.rounds)
@@ -446,16 +464,30 @@ class Game(models.Model):
         )
 
     def _store(self, sheet: engine.ScoreSheet, **changes) -> None:
-        """The end of every write, in its transaction: the game's ``changes`` and a new state
-        token, the summary and score sheet of the game as now stored (``sheet``, checked by
-        the referee), and a word to the phones following the game, sent once it commits.
-        (``updated_at`` is now unless ``changes`` says otherwise: a restored game keeps its.)"""
-        summary = story.summary_to_json(story.summarize(sheet))
-        changes = {"state": new_key(), "updated_at": timezone.now(), "summary": summary, **changes}
+        """The end of a write that scored the game's sheet (``sheet``, checked by the
+        referee): ``_new_state`` with the sheet's summary, and the sheet stored whole."""
+        self._new_state(story.summarize(sheet), **changes)
+        StoredSheet.of(self.pk, self.sheet_key(), sheet).keep()
+        self._sheet = sheet
+
+    def _restate(self, **changes) -> None:
+        """The end of a write that leaves what the game is scored from as it was (a timer tap,
+        a rematch made): ``_new_state``, the summary and the stored sheet as they were, the
+        sheet under the new state's key. (None stored: the next read scores the game.)"""
+        kept = self.sheet_key()
+        self._new_state(None, **changes)
+        StoredSheet.objects.filter(game=self, key=kept).update(key=self.sheet_key())
+
+    def _new_state(self, summary: story.GameSummary | None, **changes) -> None:
+        """The end of every write, in its transaction: the game's ``changes``, a new state
+        token, the summary of the game as now stored (None: as it was), and a word to the
+        phones following the game, sent once it commits. (``updated_at`` is now unless
+        ``changes`` says otherwise: a restored game keeps its.)"""
+        changes = {"state": new_key(), "updated_at": timezone.now(), **changes}
+        if summary is not None:
+            changes["summary"] = story.summary_to_json(summary)
         Game.objects.filter(pk=self.pk).update(**changes)
         self.refresh_from_db()  # the game as now stored; its rounds are read again if asked
-        StoredSheet.keep(self.pk, self.sheet_key(), sheet)
-        self._sheet = sheet
         push.announce(self.pk, self.state)
 
 
@@ -481,41 +513,84 @@ class StoredSheet(models.Model):
     key that does not match, or data that does not read (a sheet stored by older code), is
     scored afresh.
 
-    One pickle of the sheet (its rounds' results and the standing after them), read and
-    written whole. (Pickle: the database is this app's own, and what it holds here was
-    written by ``keep`` alone.)"""
+    Kept in two parts, so that a saved round is added to it without unpickling the results
+    before it: where the game stands after its rounds (``standing``), and the rounds'
+    results (``data``), one pickle for each change that added rounds, end to end (a change
+    that scored the whole game writes them all in one). Plain pickles: the database is this
+    app's own, and what it holds here was written by ``keep`` alone."""
 
     game = models.OneToOneField(
         Game, on_delete=models.CASCADE, primary_key=True, related_name="stored_sheet"
     )
     key = models.CharField(max_length=80)
-    data = models.BinaryField()  # pickle.dumps(the ScoreSheet)
+    # Pickled lists of engine.RoundResult, end to end: the sheet's rounds, in order.
+    data = models.BinaryField()
+    # pickle.dumps((variant, players, engine.Progress after the rounds)).
+    standing = models.BinaryField(default=b"")
 
     def __str__(self) -> str:
         return f"score sheet of game {self.game_id}"
 
     @classmethod
+    def of(cls, game_id: int, key: str, sheet: engine.ScoreSheet) -> StoredSheet:
+        """The sheet as it is stored (not stored yet: ``keep`` stores it)."""
+        standing = (sheet.variant, sheet.players, engine.progress_of(sheet))
+        return cls(
+            game_id=game_id,
+            key=key,
+            standing=pickle.dumps(standing, pickle.HIGHEST_PROTOCOL),
+            data=pickle.dumps(sheet.rounds, pickle.HIGHEST_PROTOCOL),
+        )
+
+    @classmethod
     def read(cls, game_id: int, key: str) -> engine.ScoreSheet | None:
         """The sheet stored under ``key`` for the game; None if there is none or it does not
         read."""
-        found = cls.objects.filter(game_id=game_id, key=key).values_list("data", flat=True)
-        data = found.first()
-        if data is None:
-            return None
-        try:
-            sheet = pickle.loads(data)
-        except Exception:  # unreadable (a class changed shape, an older format): as if missing
-            return None
-        return sheet if isinstance(sheet, engine.ScoreSheet) else None
+        found = cls.objects.filter(game_id=game_id, key=key).first()
+        return None if found is None else found.sheet()
 
-    @classmethod
-    def keep(cls, game_id: int, key: str, sheet: engine.ScoreSheet) -> None:
-        """Store a sheet as the game's, under ``key``. A write that fails (another phone
-        storing at the same moment) loses nothing: the sheet is scored again when read."""
-        data = pickle.dumps(sheet, pickle.HIGHEST_PROTOCOL)
+    def sheet(self) -> engine.ScoreSheet | None:
+        """The score sheet; None if it does not read (a class changed shape, an older format)."""
+        data = bytes(self.data)
+        results = []
+        try:
+            variant, players, after = pickle.loads(self.standing)
+            stream = io.BytesIO(data)
+            while stream.tell() < len(data):
+                results += pickle.load(stream)
+        except Exception:  # unreadable: as if missing
+            return None
+        if not isinstance(after, engine.Progress) or len(results) != after.number:
+            return None
+        if not all(isinstance(result, engine.RoundResult) for result in results):
+            return None
+        return engine.sheet_of(variant, players, results, after)
+
+    def standing_after(self) -> engine.Progress | None:
+        """Where the game stands after the sheet's rounds (their results not read); None if
+        it does not read."""
+        try:
+            _, _, after = pickle.loads(self.standing)
+        except Exception:  # unreadable: as if missing
+            return None
+        return after if isinstance(after, engine.Progress) else None
+
+    def add(self, key: str, results: list[engine.RoundResult], after: engine.Progress) -> None:
+        """Store the sheet with ``results`` after its rounds and ``after`` as its standing,
+        under ``key``. The results before are not unpickled, their bytes only copied."""
+        variant, players, _ = pickle.loads(self.standing)
+        self.key = key
+        self.standing = pickle.dumps((variant, players, after), pickle.HIGHEST_PROTOCOL)
+        self.data = bytes(self.data) + pickle.dumps(results, pickle.HIGHEST_PROTOCOL)
+        self.keep()
+
+    def keep(self) -> None:
+        """Store the sheet as its game's, in place of the one it had. A write that fails
+        (another phone storing at the same moment) loses nothing: the sheet is scored again
+        when read."""
         try:
             with transaction.atomic():
-                cls.objects.update_or_create(game_id=game_id, defaults={"key": key, "data": data})
+                self.save()
         except DatabaseError:
             pass
 

@@ -140,7 +140,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Tests use a file too: an in-memory database is one connection shared by every thread,
     # which would hide the concurrency the live-server tests exercise.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
-elif DATABASES["default"]["CONN_MAX_AGE"] == 0 and envint("DATABASE_POOL", 10):
+elif (
+    DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    and DATABASES["default"]["CONN_MAX_AGE"] == 0
+    and envint("DATABASE_POOL", 10)
+):
     # PostgreSQL with CONN_MAX_AGE=0 (a connection closed after each request): a pool of
     # DATABASE_POOL connections per process serves the requests instead of a connection each
     # (a request waits for one, at most 10 s). DATABASE_POOL=0: no pool.
@@ -154,13 +158,14 @@ elif DATABASES["default"]["CONN_MAX_AGE"] == 0 and envint("DATABASE_POOL", 10):
 FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Each app server keeps the referee's score sheet of each state of a game it served (keyed by
-# the game's version, read from the database on every request: several servers never show
-# different or stale scores), in Django's local-memory cache.
+# Each server process keeps, for a minute, a sheet's history and chart as drawn for a version
+# of the game (scoring.pages.sheet.kept_key: the version is read from the database on every
+# request, so servers never show stale scores), for the other phones that follow the game.
+# An entry is some 20-40 KB: 500 of them, some 15 MB a process at most.
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "OPTIONS": {"MAX_ENTRIES": envint("CACHE_MAX_ENTRIES", 2000)},
+        "OPTIONS": {"MAX_ENTRIES": envint("CACHE_MAX_ENTRIES", 500)},
     },
 }
 

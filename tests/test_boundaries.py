@@ -112,8 +112,7 @@ def test_the_100_to_50_tag_shows_only_after_the_round_that_did_it(client):
     before = client.get(f"/g/{game.edit_key}/").content.decode()
     assert '<span class="tag">100 → 50</span>' in before
     Round.objects.create(game=game, position=3, data={"hands": {"Léa": 4, "Marc": 3}})
-    game.save()  # a new state for the page cache
-    Game.objects.filter(pk=game.pk).update(state="after-round-3")
+    Game.objects.filter(pk=game.pk).update(state="after-round-3")  # a new version, as a write
     page = client.get(f"/g/{game.edit_key}/").content.decode()
     standings = page[
         page.index('id="totals"') : page.index("</section>", page.index('id="totals"'))

@@ -171,3 +171,40 @@ def test_the_history_and_chart_drawn_once_differ_by_link_language_and_page():
     assert len(rounds_on(whole)) == 34 and "<details hx-get" not in whole
     listed = french.get(edit).text
     assert len(rounds_on(listed)) == 30 and "Afficher les manches 1 à 4" in listed
+
+
+def test_the_key_a_history_is_kept_under_names_the_version_the_link_and_the_language():
+    from django.utils import translation
+
+    from scoring.pages.sheet import kept_key
+
+    game = Game(edit_key="k", state="one")
+    with translation.override("fr"):
+        french = kept_key(game, "edit", whole=False)
+        assert kept_key(game, "share", whole=False) != french
+        assert kept_key(game, "edit", whole=True) is None  # the page of every round: drawn
+    with translation.override("en"):
+        assert kept_key(game, "edit", whole=False) != french
+    game.state = "two"  # a round saved, corrected, deleted…
+    with translation.override("fr"):
+        assert kept_key(game, "edit", whole=False) != french
+
+
+def test_a_phone_following_a_finished_game_gets_a_rematch_button_that_works_for_it():
+    """The live part is partly kept and shared: what it gives each phone of its own (the
+    rematch's CSRF token) still works for that phone."""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"], settings={"rounds": 1})
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    for phone in (first, second):
+        phone.get(f"/g/{game.edit_key}/")
+    token = re.search(
+        r'name="csrfmiddlewaretoken" value="([^"]+)"', first.get(f"/g/{game.edit_key}/").text
+    )
+    posted = {"csrfmiddlewaretoken": token.group(1), "number": "1", "save": "1"}
+    first.post(f"/g/{game.edit_key}/", posted | {"total_0": "3", "total_1": "4"})
+    first.get(f"/g/{game.edit_key}/live/", HTTP_HX_REQUEST="true")  # drawn, parts kept
+    live = second.get(f"/g/{game.edit_key}/live/", HTTP_HX_REQUEST="true").text
+    assert "Rematch" in live or "Revanche" in live
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', live).group(1)
+    answer = second.post(f"/g/{game.edit_key}/rematch/", {"csrfmiddlewaretoken": token})
+    assert answer.status_code == 302 and Game.objects.count() == 2

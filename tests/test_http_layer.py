@@ -93,13 +93,6 @@ def test_two_hosts_get_their_own_share_link(client):
     assert "testserver" not in there
 
 
-def test_a_query_string_shows_nothing_of_itself_on_the_sheet(client):
-    played = game()
-    for n in range(3):
-        response = client.get(f"/s/{played.share_key}/?q={n}")
-        assert response.status_code == 200 and f"q={n}" not in response.content.decode()
-
-
 def test_the_live_part_answers_304_until_a_round_is_saved(client):
     played = game()
     first = client.get(f"/s/{played.share_key}/live/")

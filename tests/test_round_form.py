@@ -1,5 +1,5 @@
-"""Every control of the round form round-trips, and no cached page serves one game's or one
-request's content to another."""
+"""Every control of the round form round-trips, and no page shows one game's or one request's
+content to another."""
 
 from __future__ import annotations
 

@@ -67,8 +67,8 @@ class Conflict(Exception):
 
 class GameManager(models.Manager):
     def version_by_key(self, link: str, key: str) -> tuple[int, str, str] | None:
-        """(id, edit key, state) of the game reached by an edit or share key, or None: all a
-        cached sheet page needs to know whether it is still the game's."""
+        """(id, edit key, state) of the game reached by an edit or share key, or None: its
+        version, all the live part's ETag and the live stream need."""
         found = self.filter(**{key_column(link): key}).values_list("id", "edit_key", "state")
         return found.first()
 
@@ -322,8 +322,8 @@ class Game(models.Model):
         """Store round ``number``; Conflict if the game has another number of rounds now. The
         round is scored on from where the stored sheet stands after the rounds before it, and
         its result added to that sheet and to the game's summary: the rounds before it are
-        neither read nor scored again, nor their results unpickled (a save's work does not
-        grow with the game)."""
+        neither read nor scored again, nor their results unpickled. (The page the save answers
+        with reads the whole sheet, for its chart.)"""
         data = gamefile.round_to_json(entry)
         with self._locked():
             live = self.rounds.live().order_by("position")

@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from scoring.games.models import Game, key_column
 from scoring.pages.chart import score_chart
@@ -34,9 +34,13 @@ OPEN_ROUNDS = 1
 LISTED_ROUNDS = 30
 
 
-def game_etag(game: Game, link: str) -> str:
-    """Changes with every saved change to the game, and with how it is shown."""
-    return etag_of(game.version, link)
+def kept_key(game: Game, link: str, whole: bool) -> str | None:
+    """The key a sheet's history and story are kept under once drawn (``{% cache %}`` in
+    game.html), shared by every phone that follows the game: what they show changes with the
+    game's version (its rounds and settings), the link (its Edit links, its addresses) and
+    the language. The page of every round (``whole``) is drawn, not kept: a long game's is
+    heavy, and seldom opened."""
+    return None if whole else f"{game.version}:{link}:{get_language()}"
 
 
 def page_template(game: Game) -> str:
@@ -175,14 +179,13 @@ def sheet_context(
     share_url = request.build_absolute_uri(reverse("share", args=[game.share_key]))
     rows = standings(game, sheet)
     shown = {
-        "link": link,
         "read_only": read_only,
         "undo": undo if undo and undo.get("game") == game.edit_key else None,
         "game": game,
         "sheet": sheet,
         "variant": variant,
         "form": None if read_only else form,
-        "etag": game_etag(game, link),
+        "etag": etag_of(game.version, link),
         "live_url": reverse(f"{link}_live", args=[key]),
         "export_url": reverse(f"{link}_export", args=[key]),
         "rules_url": rules_url(game, link),
@@ -199,7 +202,7 @@ def sheet_context(
     whole = match is not None and match.url_name == f"{link}_rounds"
     deals = engine.deals(sheet, game.first_dealer)
     return shown | {
-        "whole": whole,
+        "kept_key": kept_key(game, link, whole),
         "history": lambda: history(game, sheet, fold=not whole),
         "earlier": 0 if whole else earlier_rounds(sheet),
         "rounds_url": reverse(f"{link}_rounds", args=[key]),

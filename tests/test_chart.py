@@ -16,6 +16,7 @@ from scoring.pages.chart import (
     TOP,
     WIDTH,
     coordinate,
+    extremes,
     nice_step,
     score_chart,
 )
@@ -126,6 +127,17 @@ def test_markers_shrink_as_rounds_get_closer_together():
         for n in (1, 12, 13, 24, 25, 40)
     ]
     assert sizes == [8, 8, 6, 6, 5, 5]
+
+
+def test_the_extremes_are_exact_where_floats_cannot_tell_values_apart():
+    big = Fraction(10**20)
+    values = [big, big + 1, Fraction(1, 3), big - 1, Fraction(1, 3) - Fraction(1, 10**30)]
+    least, most = extremes(values, [float(value) for value in values])
+    assert (
+        (least, most)
+        == (min(values), max(values))
+        == (Fraction(1, 3) - Fraction(1, 10**30), big + 1)
+    )
 
 
 def test_a_coordinate_is_rounded_as_round_rounds_it():

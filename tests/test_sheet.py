@@ -396,6 +396,35 @@ def test_deleting_a_round_asks_first_then_renumbers_and_can_be_undone(client):
     assert "Round 2 deleted." not in client.get(url(game)).content.decode()
 
 
+def test_a_word_after_undo_goes_with_the_next_round_saved_with_htmx(client):
+    """'The round is back.' shows once; the next round saved without a reload takes it off
+    the page (its answer redraws the place of the app's words), on a sheet as on a match."""
+    for game, hands in (
+        (make_game(), {"Léa": "1", "Marc": "9", "Nina": "8"}),
+        (make_game("tambouille", ("Léa", "Marc")), None),
+    ):
+        if hands is None:  # a match: cards left after each turn round
+            first = {"number": 1, "save": "1", "count_0": "5", "count_1": "6"}
+            client.post(url(game), first)
+        else:
+            save_round(client, game, 1, hands)
+        stored = Round.objects.get(game=game)
+        client.post(f"{url(game)}rounds/{stored.pk}/delete/")
+        client.post(f"{url(game)}rounds/{stored.pk}/restore/")
+        page = client.get(url(game)).text
+        assert "The round is back." in page and 'id="messages"' in page
+        if hands is None:
+            data = {"number": 2, "save": "1", "count_0": "4", "count_1": "6"}
+        else:
+            data = {"number": 2, "save": "1", **hand_fields(game, hands)}
+        saved = client.post(url(game), data, HTTP_HX_REQUEST="true").text
+        words = re.search(
+            r'<div id="messages"[^>]*hx-swap-oob="true"[^>]*>(.*?)</div>', saved, re.S
+        )
+        assert words is not None and words.group(1).strip() == "", saved[:300]
+        assert "The round is back." not in client.get(url(game)).text
+
+
 def test_deleting_a_round_that_later_rounds_depend_on_is_refused(client):
     game = make_game("dutch", ("Léa", "Marc", "Nina"))
     save_round(client, game, 1, {"Léa": "100", "Marc": "9", "Nina": "8"})

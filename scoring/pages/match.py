@@ -26,7 +26,7 @@ class CountsForm(RoundForm):
     variants = (Tambouille.key,)
     page = "match.html"
     form_partial = "match.html#game_body"
-    saved_partial = "match.html#game_body"
+    saved_partial = "match.html#saved"
     game_over_text = gettext_lazy("The match is over: no more turn rounds can be added.")
 
     def __init__(self, data=None, *, game: Game, number: int, editing=None, initial=None, **kwargs):

@@ -190,3 +190,25 @@ def test_a_card_on_a_page_is_drawn_in_the_language_of_the_page():
         with translation.override(language):
             assert card(Card("K", "H")) == f'<span class="card red">{king}</span>'
             assert card(Card("10", "S")) == '<span class="card">10♠</span>'
+
+
+@pytest.mark.django_db
+def test_the_words_beside_a_name_fit_everyone_in_french():
+    """A tag beside a player's name, or a landmark's label, names what happened, not a
+    person: the app does not know who is a woman (Zoé won, Nina is out)."""
+    from django.test import Client
+
+    from scoring.games.models import Game
+
+    french = Client()
+    french.cookies["django_language"] = "fr"
+    game = Game.objects.create(variant="dutch", players=["Zoé", "Nina"])
+    posted = {"number": "1", "save": "1", "total_0": "3", "total_1": "101"}
+    french.post(
+        f"/g/{game.edit_key}/", posted | {"penalty-TOTAL_FORMS": "0", "penalty-INITIAL_FORMS": "0"}
+    )
+    sheet = french.get(f"/g/{game.edit_key}/").text
+    assert '<span class="tag win">victoire</span>' in sheet
+    assert "100\u202f: hors jeu" in sheet  # the chart's landmark
+    for gendered in ("gagnant", "perdant", "éliminé", "éliminée"):
+        assert gendered not in sheet, gendered

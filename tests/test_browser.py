@@ -199,6 +199,22 @@ def test_a_typed_round_takes_6_taps_on_the_numeric_keypad(page: Page, live_serve
     assert Round.objects.get().data["hands"] == {"Léa": 3, "Marc": 12, "Nina": 8, "Omar": 20}
 
 
+def test_a_tap_on_a_typed_total_selects_it_so_typing_replaces_it(phone: Page, live_server):
+    page = phone
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina"])
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    page.locator("#id_total_0").tap()
+    page.keyboard.type("6")
+    page.locator("#id_total_1").tap()
+    page.keyboard.type("4")
+    page.locator("#id_total_0").tap()  # back to the first: 6 is selected
+    page.keyboard.type("5")
+    expect(page.locator("#id_total_0")).to_have_value("5")
+    page.locator("#id_total_1").tap()
+    page.keyboard.press("Backspace")
+    expect(page.locator("#id_total_1")).to_have_value("")
+
+
 def test_after_a_save_the_totals_are_in_view_and_typing_goes_on(phone: Page, live_server):
     page = phone
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina", "Omar"])

@@ -163,6 +163,13 @@ document.addEventListener("input", (event) => {
 });
 enterGoesOn(/^total_\d+$/, "blur");
 
+// A tap on a total already typed selects it, so that what is typed next replaces it: the
+// caret would land before a number written from the right (Backspace did nothing, 6 became 56).
+document.addEventListener("focusin", (event) => {
+  const box = event.target;
+  if (form()?.contains(box) && box.name?.startsWith("total_") && box.value) box.select();
+});
+
 // A tap on Save over a fresh form (a second tap after a save) has nothing to send: say so
 // here. Sent, its answer would redraw the form under the thumb, over what is being typed.
 const entered = /^(total_\d+|cards_\d+|penalty_cards|penalty-\d+-(player|points|reason))$/;

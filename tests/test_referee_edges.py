@@ -304,7 +304,7 @@ def test_gabo_call_at_exactly_7_succeeds_and_at_8_fails():
     ]
     at_8 = last(play("gabo", "Léa Marc", rnd({"Léa": 8, "Marc": 9}, "Léa")))
     assert at_8.caller_succeeded is False and at_8.scores == {"Léa": 8, "Marc": 9}
-    assert texts(at_8)[0] == "Léa called Gabo with 8, over the limit of 7."
+    assert texts(at_8)[0] == "Léa called Gabo with 8, above the call threshold of 7."
 
 
 def test_tamoul_call_at_exactly_6_5_succeeds_and_at_7_fails():
@@ -313,7 +313,7 @@ def test_tamoul_call_at_exactly_6_5_succeeds_and_at_7_fails():
     over = last(play("tamoul", "Léa Marc", rnd({"Léa": 7, "Marc": 9}, "Léa")))
     assert over.scores == {"Léa": 27, "Marc": 9}
     assert texts(over) == [
-        "Léa called Tamoul with 7, over the limit of 6.5.",
+        "Léa called Tamoul with 7, above the call threshold of 6.5.",
         "The call fails: Léa scores 7 + 20 = 27.",
         "The others score their hand totals.",
     ]
@@ -934,7 +934,7 @@ def test_tamalou_notes_say_why_the_call_failed_and_who_scores_0():
     ]
     r = last(play("tamalou", "Léa Marc", rnd({"Léa": 6, "Marc": 9}, "Léa")))
     assert texts(r) == [
-        "Léa called Tamalou with 6, over the limit of 5.",
+        "Léa called Tamalou with 6, above the call threshold of 5.",
         "The call fails: Léa scores the hand total, 6.",
         "The others score their hand totals.",
     ]
@@ -950,7 +950,7 @@ def test_tamalou_notes_say_why_the_call_failed_and_who_scores_0():
 def test_tamalou_failed_caller_over_the_threshold_and_also_beaten():
     r = last(play("tamalou", "Léa Marc Nina", rnd({"Léa": 8, "Marc": 8, "Nina": 12}, "Léa")))
     assert r.scores == {"Léa": 8, "Marc": 0, "Nina": 12} and r.winners == ["Marc"]
-    assert texts(r)[0] == "Léa called Tamalou with 8, over the limit of 5."
+    assert texts(r)[0] == "Léa called Tamalou with 8, above the call threshold of 5."
 
 
 def test_koubo_notes_give_the_caller_score():

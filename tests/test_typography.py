@@ -212,3 +212,35 @@ def test_the_words_beside_a_name_fit_everyone_in_french():
     assert "100\u202f: hors jeu" in sheet  # the chart's landmark
     for gendered in ("gagnant", "perdant", "éliminé", "éliminée"):
         assert gendered not in sheet, gendered
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "rounds_free", "threshold"),
+    [
+        ("en", "no set number of rounds", "above the call threshold of 5"),
+        ("fr", "nombre de manches libre", "au-dessus du seuil d’annonce de 5"),
+    ],
+)
+def test_one_word_for_the_number_of_rounds_one_for_the_limit_one_for_the_call(
+    language, rounds_free, threshold
+):
+    """A game with no agreed number of rounds says so in those words, not "open-ended" or
+    "sans limite" (a Dutch game has a limit: 100 knocks a player out); the caller's
+    threshold is not called a limit."""
+    from django.test import Client
+
+    from scoring.games.models import Game
+
+    phone = Client()
+    phone.cookies["django_language"] = language
+    dutch = Game.objects.create(variant="dutch", players=["Léa", "Marc"])
+    assert rounds_free in phone.get(f"/g/{dutch.edit_key}/").text
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    posted = {"number": "1", "save": "1", "total_0": "6", "total_1": "9", "caller": "Léa"}
+    posted |= {"penalty-TOTAL_FORMS": "0", "penalty-INITIAL_FORMS": "0"}
+    phone.post(f"/g/{game.edit_key}/", posted)
+    sheet = phone.get(f"/g/{game.edit_key}/").text
+    assert threshold in sheet
+    for word in ("open-ended", "sans limite", "over the limit", "de la limite de"):
+        assert word not in sheet, word

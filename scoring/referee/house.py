@@ -292,7 +292,7 @@ ROUNDS = HouseSetting(
     low=1,
     high=MAX_ROUNDS,
     label=gettext_noop("Number of rounds"),
-    help=gettext_noop("Leave empty for an open-ended game."),
+    help=gettext_noop("Leave empty to set no number of rounds."),
 )
 CALL_THRESHOLD = HouseSetting(
     "call_threshold",

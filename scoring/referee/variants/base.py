@@ -594,7 +594,9 @@ def why_caller_failed(variant: Variant, play: Play) -> Note:
     threshold = variant.threshold
     if threshold is not None and total > threshold:
         return note(
-            gettext_noop("{caller} called {call} with {total}, over the limit of {threshold}."),
+            gettext_noop(
+                "{caller} called {call} with {total}, above the call threshold of {threshold}."
+            ),
             caller=caller,
             call=variant.call_word,
             total=total,

@@ -490,3 +490,24 @@ def test_a_tap_with_a_number_of_5000_digits_is_no_500(client, posted):
 def test_a_player_row_tap_with_a_number_of_5000_digits_is_no_500(client, action):
     posted = {"name_0": "Léa", "name_1": "Marc", "dealer": "9" * 5000, "action": action}
     assert client.post("/new/tamalou/", posted).status_code in (200, 400)
+
+
+def test_every_hand_at_fault_is_said_on_the_first_save(client):
+    """A blank total, a hand below the deck's lowest and a half point where the variant has
+    none: one save says all three, each beside its own field, and keeps what was typed."""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina", "Omar"])
+    posted = {"number": "1", "save": "1", "total_1": "4,5", "total_2": "-3", "total_3": "7"}
+    posted |= {"penalty-TOTAL_FORMS": "0", "penalty-INITIAL_FORMS": "0"}
+    client.cookies["django_language"] = "en"
+    answer = client.post(f"/g/{game.edit_key}/", posted)
+    assert answer.status_code == 400 and Round.objects.count() == 0
+    page = answer.text
+
+    def said_beside(seat: int) -> str:
+        field = page.split(f'name="total_{seat}"')[1]
+        return field.split('name="total_')[0]
+
+    assert "Enter this player" in said_beside(0)
+    assert "there are no half points" in said_beside(1) and 'value="4,5"' in page
+    assert "impossible" in said_beside(2) and 'value="-3"' in page
+    assert "error" not in said_beside(3).split("</div>")[0]

@@ -351,6 +351,11 @@ class HandsForm(RoundForm):
                 hands[name] = ()
             else:
                 self.add_error(f"total_{seat}", _("Enter this player's cards or hand total."))
+                continue
+            try:  # each hand on its own first, so that every hand at fault is said at once
+                engine.hand_total(self.variant, hands[name], round=self.round_number, player=name)
+            except GameError as error:
+                self.add_referee_error(error)
         penalty_cards = self.parse_cards("penalty_cards") if self.variant.penalty_cards else []
         if self.errors or not penalties_valid:
             return data

@@ -651,3 +651,17 @@ def test_names_with_joined_emoji_are_typed_kept_and_shown(
     assert_fits_the_phone(page)
     shoot(page, f"30-emoji-names-{language}-{width}")
     context.close()  # its sheet polls for live updates: not after the test's server is gone
+
+
+def test_a_card_tapped_low_in_the_grid_shows_its_answer_in_view(phone: Page, live_server):
+    """The rules page's answer panel is above the grid: a tap on a card far below it brings
+    the answer into view (it changed ~320 px above the screen, and nothing seemed to happen)."""
+    page = phone
+    page.goto(f"{live_server.url}/rules/tamalou/#cards")
+    last = page.locator(".lookup-grid a.pick").last
+    last.evaluate("card => card.scrollIntoView({block: 'start'})")  # the thumb low in the grid
+    expect(page.locator("#card-panel")).not_to_be_in_viewport()
+    last.tap()
+    expect(page.locator("#card-panel strong.big")).to_be_visible()
+    expect(page.locator("#card-panel")).to_be_in_viewport()
+    shoot(page, f"rules-card-answer-{page.viewport_size['width']}")

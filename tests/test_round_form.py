@@ -432,7 +432,7 @@ def test_after_a_correction_the_address_is_the_sheets(client, htmx):
         {"number": "1", "edits": "0", "save": "1", "total_0": "-2", "total_1": "5"},
         headers=headers,
     )
-    sheet = f"/g/{game.edit_key}/#round-1"
+    sheet = f"/g/{game.edit_key}/?open=1#round-1"  # the sheet, the corrected round whole
     assert (answer.headers["HX-Redirect"] if htmx else answer.headers["Location"]) == sheet
     stored.refresh_from_db()
     assert stored.data["hands"] == {"Léa": -2, "Marc": 5}

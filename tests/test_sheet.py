@@ -344,7 +344,8 @@ def test_editing_a_round_recomputes_the_totals_and_marks_it_edited(client):
         "save": "1",
     }
     response = client.post(edit, data)
-    assert response.status_code == 302 and response["Location"] == url(game) + "#round-1"
+    back = url(game) + "?open=1#round-1"
+    assert response.status_code == 302 and response["Location"] == back
     first.refresh_from_db()
     assert first.edits == 1 and first.data["hands"]["Marc"] == 2
     assert Game.objects.get(pk=game.pk).score().totals == {
@@ -353,6 +354,23 @@ def test_editing_a_round_recomputes_the_totals_and_marks_it_edited(client):
         "Nina": 10,
     }  # Marc 0 + 1, Léa 3 + 5
     assert "edited" in client.get(url(game)).content.decode()
+
+
+def test_a_corrected_round_is_shown_whole_where_the_correction_goes_back_to(client):
+    """The sheet opens at the corrected round with its new scores in view, not folded to its
+    line; one the sheet no longer lists is shown on the page of every round."""
+    game = make_game()
+    for n in range(1, 34):
+        save_round(client, game, n, {"Léa": "3", "Marc": "9", "Nina": str(n % 7)})
+    for number, listed in ((10, True), (2, False)):
+        stored = Round.objects.get(game=game, position=number)
+        edit = f"{url(game)}rounds/{stored.pk}/edit/"
+        data = {"number": number, "edits": 0, "save": "1", "total_0": "4", "total_1": "9"}
+        back = client.post(edit, data | {"total_2": "1"})["Location"]
+        page = client.get(back).text
+        article = page.split(f'id="round-{number}"')[1].split("</article>")[0]
+        assert "<details" not in article and "+4" in article, number
+        assert back.startswith(url(game) if listed else f"{url(game)}rounds/"), back
 
 
 def test_editing_a_round_that_changed_meanwhile_is_refused(client):

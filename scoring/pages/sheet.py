@@ -57,14 +57,19 @@ def new_round_form(game: Game, data=None) -> RoundForm | None:
 
 
 def history(
-    game: Game, sheet: engine.ScoreSheet, only_last: bool = False, fold: bool = True
+    game: Game,
+    sheet: engine.ScoreSheet,
+    only_last: bool = False,
+    fold: bool = True,
+    opened: int | None = None,
 ) -> list[dict]:
     """Each round for the history, newest first (or, ``only_last``, what a save changes in
     it: the newest round, and the round it folds, drawn folded). With ``fold``, only the
     newest ``LISTED_ROUNDS`` (see ``earlier_rounds``), and all but the newest ``OPEN_ROUNDS``
     of them ``folded``: the page carries only their header line, and a tap on it fetches the
     rest (from the sheet's ``rounds/`` page, every round whole), so that a long game's first
-    load stays light. Only the rounds listed are read."""
+    load stays light. Round ``opened`` (one just corrected) is shown whole. Only the rounds
+    listed are read."""
     deals = engine.deals(sheet, game.first_dealer)
     rows = []
     count = len(sheet.rounds)
@@ -77,7 +82,7 @@ def history(
             "entry": stored,  # the stored ``Round`` (its id for the edit and delete links)
             "result": result,
             "dealer": deal[0],
-            "folded": fold and result.number <= count - OPEN_ROUNDS,
+            "folded": fold and result.number <= count - OPEN_ROUNDS and result.number != opened,
         }
         if not shown["folded"]:  # a folded round shows its header line alone
             played = stored.as_entry(result.number)
@@ -94,6 +99,15 @@ def history(
             ]
         rows.append(shown)
     return rows[::-1]
+
+
+def corrected_round_url(game: Game, number: int) -> str:
+    """Where a correction of round ``number`` goes back to: that round on the sheet, shown
+    whole so that its new scores are in view, or on the page of every round when the sheet
+    no longer lists it."""
+    if number <= game.stored_summary().rounds - LISTED_ROUNDS:
+        return reverse("edit_rounds", args=[game.edit_key]) + f"#round-{number}"
+    return reverse("edit", args=[game.edit_key]) + f"?open={number}#round-{number}"
 
 
 def earlier_rounds(sheet: engine.ScoreSheet) -> int:
@@ -200,10 +214,12 @@ def sheet_context(
         return shown | match_context(request, game, form, link, clock_of(game))
     match = request.resolver_match
     whole = match is not None and match.url_name == f"{link}_rounds"
+    asked = request.GET.get("open", "")
+    opened = int(asked) if asked.isascii() and asked.isdigit() and len(asked) < 8 else None
     deals = engine.deals(sheet, game.first_dealer)
     return shown | {
-        "kept_key": kept_key(game, link, whole),
-        "history": lambda: history(game, sheet, fold=not whole),
+        "kept_key": kept_key(game, link, whole or opened is not None),
+        "history": lambda: history(game, sheet, fold=not whole, opened=opened),
         "earlier": 0 if whole else earlier_rounds(sheet),
         "rounds_url": reverse(f"{link}_rounds", args=[key]),
         "next_deal": deals[len(sheet.rounds)] if not sheet.finished else None,

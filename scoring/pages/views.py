@@ -37,6 +37,7 @@ from scoring.pages.match import ClockForm, find_match
 from scoring.pages.rules import rules_context, tambouille_context
 from scoring.pages.sheet import (
     conflict_context,
+    corrected_round_url,
     find_game,
     find_round,
     misplaced_round,
@@ -347,7 +348,7 @@ def round_edit(request: HtmxHttpRequest, key: str, round_id: int) -> HttpRespons
         return show_correction(request, form, status=400)
     request.session.pop("undo", None)
     messages.success(request, form.corrected_text())
-    url = reverse("edit", args=[key]) + f"#round-{number}"
+    url = corrected_round_url(game, number)
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 

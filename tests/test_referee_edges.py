@@ -1160,10 +1160,25 @@ def test_the_agreed_number_of_rounds_ends_the_game_at_that_round():
     assert sheet.finished and sheet.winners == ["Léa"] and sheet.losers == []
     error = refusal("tamalou", "Léa Marc", one, one, one, rounds=2)
     assert where(error) == (
-        "Round 3: the game ended after round 2; no more rounds can be added.",
+        "Round 3: the game ended after round 2, the last of the 2 agreed; "
+        "no more rounds can be added.",
         3,
         None,
         "rounds",
+    )
+
+
+def test_a_round_after_the_end_is_refused_with_why_the_game_ended():
+    """A correction that would leave a round after the game's end says why it ended."""
+    one = rnd({"Léa": 3, "Marc": 5, "Omar": 99})
+    over = refusal("tamoul", "Léa Marc Omar", rnd({"Léa": 3, "Marc": 5, "Omar": 104}), one)
+    assert str(over) == (
+        "Round 2: the game ended after round 1: Omar went past 100; no more rounds can be added."
+    )
+    out = rnd({"Léa": 3, "Marc": 101})
+    alone = refusal("dutch", "Léa Marc", out, rnd({"Léa": 3, "Marc": 5}))
+    assert str(alone) == (
+        "Round 2: the game ended after round 1: only Léa is still in; no more rounds can be added."
     )
 
 

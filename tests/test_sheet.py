@@ -553,3 +553,15 @@ def test_the_csv_is_named_after_the_local_date(client):
     Game.objects.filter(pk=game.pk).update(created_at=midnight_past)
     response = client.get(f"/g/{game.edit_key}/sheet.csv")
     assert 'filename="tamalou-lea-marc-2026-11-23.csv"' in response["Content-Disposition"]
+
+
+def test_a_refused_correction_says_why_the_game_would_end_earlier(client):
+    game = make_game("tamoul", ("Léa", "Marc", "Omar"))
+    for n in (1, 2):
+        save_round(client, game, n, {"Léa": "3", "Marc": "5", "Omar": "40"})
+    first = Round.objects.get(game=game, position=1)
+    edit = f"{url(game)}rounds/{first.pk}/edit/"
+    data = {"number": 1, "edits": 0, "save": "1", "total_0": "3", "total_1": "5"}
+    page = client.post(edit, data | {"total_2": "120"}).text
+    assert "round 2 invalid" in page and "Omar went past 100" in page
+    assert Round.objects.get(pk=first.pk).edits == 0

@@ -659,6 +659,29 @@ class Progress:
     losers: tuple[str, ...] = ()
 
 
+def why_over(variant: HouseRules, after: Progress) -> tuple[str, dict]:
+    """Why a game is over, for the refusal of a round after its end (a correction that would
+    leave a round after it): the text and what it says."""
+    if after.eliminated and len(after.in_game) == 1:
+        return gettext_noop(
+            "the game ended after round {last}: only {last_in} is still in; "
+            "no more rounds can be added."
+        ), {"last_in": after.in_game[0]}
+    limit = variant.limit
+    over = [p for p in after.totals if limit is not None and after.totals[p] > limit]
+    if over:
+        return gettext_noop(
+            "the game ended after round {last}: {players} went past {limit}; "
+            "no more rounds can be added."
+        ), {"players": names(over), "limit": limit}
+    if variant.rounds is not None and after.number >= variant.rounds:
+        return gettext_noop(
+            "the game ended after round {last}, the last of the {rounds} agreed; "
+            "no more rounds can be added."
+        ), {"rounds": variant.rounds}
+    return gettext_noop("the game ended after round {last}; no more rounds can be added."), {}
+
+
 def checked_rules(game: GameEntry) -> tuple[HouseRules, tuple[str, ...]]:
     """The game's variant with its house settings, and its players, checked."""
     variant = check_settings(game.variant, game.settings)
@@ -780,12 +803,8 @@ def continue_game(
 
     for number, entry in enumerate(rounds, before.number + 1):
         if after.finished:
-            raise GameError(
-                gettext_noop("the game ended after round {last}; no more rounds can be added."),
-                last=number - 1,
-                round=number,
-                field="rounds",
-            )
+            message, why = why_over(variant, after)
+            raise GameError(message, last=number - 1, round=number, field="rounds", **why)
         result = score_round(variant, entry, number=number, everyone=players, in_game=in_game)
         notes = result.notes
         adjusted: list[str] = []

@@ -365,6 +365,13 @@ def test_a_long_game_folds_its_older_rounds_under_their_edit_button(client, lang
         assert history.count(f'href="/g/{game.edit_key}/rounds/{stored.pk}/edit/"') == 1
     folded = re.findall(r"<summary>(.*?)</summary>", history, re.S)
     assert len(folded) == 29 and not any("<a" in line for line in folded)  # axe: no link inside
+    # Each folded line says every player's points in that round.
+    sheet_of = Game.objects.get(pk=game.pk).score()
+    for line, result in zip(folded, sheet_of.rounds[-2::-1], strict=False):
+        scores = re.findall(r'<span class="round-scores">(.*?)</span></span>', line, re.S)[0]
+        for player, score in result.scores.items():
+            shown = f"{score}" if score <= 0 else f"+{score}"
+            assert f"<span>{player} {shown.replace('-', '−')}" in scores, (player, score)
     assert len(re.findall(r"</details>\s*<a class=\"button\" href=\"[^\"]+/edit/\"", history)) == 29
     # Opening one fetches (or, without JavaScript, goes to) the sheet with every round whole.
     rounds = f"/g/{game.edit_key}/rounds/"

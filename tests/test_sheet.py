@@ -403,7 +403,10 @@ def test_deleting_a_round_asks_first_then_renumbers_and_can_be_undone(client):
         save_round(client, game, n, {"Léa": lea, "Marc": "9", "Nina": "8"})
     second = Round.objects.get(position=2)
     delete = f"{url(game)}rounds/{second.pk}/delete/"
-    assert "Delete round 2?" in client.get(delete).content.decode()
+    asking = client.get(delete).content.decode()
+    assert "Delete round 2?" in asking
+    shown = asking.split('id="round-2"')[1].split("</article>")[0]  # the round being deleted
+    assert all(name in shown for name in ("Léa", "Marc", "Nina")) and "+2" in shown
     assert Round.objects.live().count() == 3  # asking deletes nothing
     client.post(delete)
     assert Game.objects.get(pk=game.pk).score().totals == {"Léa": 4, "Marc": 18, "Nina": 16}

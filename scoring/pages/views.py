@@ -44,6 +44,7 @@ from scoring.pages.sheet import (
     new_round_form,
     next_game_url,
     page_template,
+    round_summary,
     saved_context,
     sheet_context,
 )
@@ -367,7 +368,9 @@ def round_delete(request: HtmxHttpRequest, key: str, round_id: int) -> HttpRespo
     if deleted:
         request.session["undo"] = {"game": game.edit_key, "round": stored.pk, "number": number}
         return redirect("edit", key=key)
-    context = {"game": game, "entry": stored, "number": number, "error": form.error}
+    # The round as the sheet shows it, so that the table sees which one it is deleting.
+    shown = None if game.is_match else round_summary(request, game, game.score(), number)
+    context = {"game": game, "number": number, "error": form.error, "shown": shown}
     return render(request, "round_delete.html", context, status=400 if form.error else 200)
 
 

@@ -197,15 +197,17 @@ def test_a_round_saved_on_a_sheet_stored_by_older_code_is_scored_with_the_whole_
     assert kept.rounds == 2 and kept.totals["Léa"] == 70
 
 
-def test_a_saved_round_scores_that_round_alone(client, monkeypatch):
-    """A long game stays quick to save: the new round is scored on from the stored sheet,
-    the rounds before it neither read nor scored again; so is a correction of the last
-    round. The stored sheet is still the referee's sheet of every round."""
-    game = Game.objects.create(variant="tamoul", players=["Léa", "Marc", "Nina"])
+def twelve_rounds(client, variant: str) -> Game:
+    game = Game.objects.create(variant=variant, players=["Léa", "Marc", "Nina"])
     for number in range(1, 13):
         hands = {"Léa": "1", "Marc": str(number % 4 + 2), "Nina": "3"}
         assert save_round(client, game, number, hands, caller="Léa").status_code == 302
-    scored = []
+    return game
+
+
+def count_scored(monkeypatch) -> list[int]:
+    """How many rounds each scoring from a standing scores, from now on."""
+    scored: list[int] = []
     continue_game = engine.continue_game
 
     def counting(rules, before, rounds):
@@ -213,6 +215,15 @@ def test_a_saved_round_scores_that_round_alone(client, monkeypatch):
         return continue_game(rules, before, rounds)
 
     monkeypatch.setattr(engine, "continue_game", counting)
+    return scored
+
+
+def test_a_saved_round_scores_that_round_alone(client, monkeypatch):
+    """A long game stays quick to save: the new round is scored on from the stored sheet,
+    the rounds before it neither read nor scored again; so is a correction of the last
+    round. The stored sheet is still the referee's sheet of every round."""
+    game = twelve_rounds(client, "tamoul")
+    scored = count_scored(monkeypatch)
     game = Game.objects.get(pk=game.pk)
     assert game.live_count() == 12 and not game.score().finished
     game.add_round(13, engine.RoundEntry(hands={"Léa": 5, "Marc": 9, "Nina": 2}, caller="Nina"))
@@ -228,19 +239,9 @@ def test_a_saved_round_does_not_read_the_results_of_the_rounds_before_it(client,
     here they are not even readable, and the save goes through scoring round 13 alone, its
     summary exact. The sheet read next does not read, so it is scored afresh: the page is
     still right."""
-    game = Game.objects.create(variant="dutch", players=["Léa", "Marc", "Nina"])
-    for number in range(1, 13):
-        hands = {"Léa": "1", "Marc": str(number % 4 + 2), "Nina": "3"}
-        assert save_round(client, game, number, hands, caller="Léa").status_code == 302
+    game = twelve_rounds(client, "dutch")
     StoredSheet.objects.filter(game=game).update(data=b"not the results of rounds 1 to 12")
-    scored = []
-    continue_game = engine.continue_game
-
-    def counting(rules, before, rounds):
-        scored.append(len(rounds))
-        return continue_game(rules, before, rounds)
-
-    monkeypatch.setattr(engine, "continue_game", counting)
+    scored = count_scored(monkeypatch)
     hands = {"Léa": "5", "Marc": "9", "Nina": "2"}
     assert save_round(client, game, 13, hands, caller="Nina").status_code == 302
     assert scored == [1]

@@ -165,7 +165,8 @@ enterGoesOn(/^total_\d+$/, "blur");
 
 // A tap on a total already typed selects it, so that what is typed next replaces it: the
 // caret would land before a number written from the right (Backspace did nothing, 6 became 56).
-document.addEventListener("focusin", (event) => {
+// A tap only: the ± key's focus keeps its sign for what is typed next.
+document.addEventListener("click", (event) => {
   const box = event.target;
   if (form()?.contains(box) && box.name?.startsWith("total_") && box.value) box.select();
 });

@@ -45,7 +45,7 @@ BACKGROUND = "#f7f5f0"
 
 # Every script and stylesheet a page loads (a test checks the pages against this list), and
 # every module of static/js (another test): the modules they import, pending.js, imported
-# by offline.js while rounds entered offline wait, drafts.js by round.js.
+# by offline.js while rounds entered offline wait, drafts.js by round.js, offline.js by live.js.
 SCRIPTS = [
     "js/live.js",
     "js/stream.js",

@@ -153,9 +153,9 @@ elif (
         "max_size": envint("DATABASE_POOL", 10),
         "timeout": 10,
     }
-# Widgets render from TEMPLATES, so the project's own widget templates (templates/widgets/) sit
-# beside Django's.
-FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
+# Widgets render with Jinja2, Django's own Jinja2 form renderer (its widget templates, and the
+# project's in scoring/jinja2/widgets/).
+FORM_RENDERER = "django.forms.renderers.Jinja2"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Each server process keeps, for a minute, a sheet's history and chart as drawn for a version

@@ -58,14 +58,19 @@ class StepperInput(forms.TextInput):
 
     def get_context(self, name, value, attrs):
         context = super().get_context(name, value, attrs)
-        context["widget"]["signed"] = self.low is None or self.low < 0
-        context["widget"]["what"] = getattr(self, "what", "")  # its field's label
+        what = {"what": getattr(self, "what", "")}  # its field's label
+        context["widget"] |= {
+            "signed": self.low is None or self.low < 0,
+            "less": _("%(what)s: one less") % what,
+            "more": _("%(what)s: one more") % what,
+            "sign": _("%(what)s: change the sign") % what,
+        }
         return context
 
 
 class Segmented(forms.RadioSelect):
     """Radio buttons side by side, each in its label (``.segmented``): Django's own options,
-    laid out by ``widgets/segmented.html`` without the ``<div>`` around each."""
+    laid out by ``widgets/segmented.html`` (scoring/jinja2/) without the ``<div>`` around each."""
 
     template_name = "widgets/segmented.html"
 

@@ -158,14 +158,28 @@ elif (
 FORM_RENDERER = "django.forms.renderers.Jinja2"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Each server process keeps, for a minute, a sheet's history and chart as drawn for a version
-# of the game (scoring.pages.sheet.kept_key: the version is read from the database on every
-# request, so servers never show stale scores), for the other phones that follow the game.
-# An entry is some 20-40 KB: 500 of them, some 15 MB a process at most.
+# What is drawn once and shown to many phones (Django's cache framework: ``{% cache %}`` and
+# scoring.pages.views.live_html), its keys carrying the code's version (a deploy draws afresh).
+# - "default": what changes with each version of a game (the version is read from the
+#   database on every request, so no phone sees stale scores): its live part, history and
+#   chart. In files shared by the server's processes: a save draws them, and the table's
+#   other phones, which ask at once and reach any process, find them drawn (kept by each
+#   process alone, `make bench` saw each process draw them again). Each write lists the
+#   folder to cull it: a few hundred entries.
+# - "local": what stays the same from version to version, kept by each process: a folded
+#   round's line, the card picker of a game's rules.
 CACHES = {
     "default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": os.environ.get("CACHE_DIR", BASE_DIR / ".cache"),
+        "TIMEOUT": 60,
+        "KEY_FUNCTION": "scoring.pages.webapp.cache_key",
+        "OPTIONS": {"MAX_ENTRIES": envint("CACHE_MAX_ENTRIES", 300)},
+    },
+    "local": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "OPTIONS": {"MAX_ENTRIES": envint("CACHE_MAX_ENTRIES", 500)},
+        "LOCATION": "local",
+        "OPTIONS": {"MAX_ENTRIES": 2000},
     },
 }
 

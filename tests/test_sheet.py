@@ -204,7 +204,7 @@ def test_picker_only_offers_the_cards_of_the_variant(client):
     assert "JOKER" not in re.findall(r'name="pick" value="([^"]+)"', page)
 
 
-def test_saving_with_htmx_returns_the_next_form_and_what_the_round_changed(client):
+def test_saving_with_htmx_returns_the_next_form_and_the_sheet_it_changed(client):
     game = make_game()
     hands = {"total_0": "3", "total_1": "22", "total_2": "5", "caller": "Léa"}
     response = client.post(url(game), {"number": 1, "save": "1", **hands}, **HTMX)
@@ -215,18 +215,17 @@ def test_saving_with_htmx_returns_the_next_form_and_what_the_round_changed(clien
     assert Round.objects.count() == 1
     hands = {"total_0": "4", "total_1": "2", "total_2": "5"}
     page = client.post(url(game), {"number": 2, "save": "1", **hands}, **HTMX).content.decode()
-    # Of the history, only what the save changed: the new round on top, whole, and the round
-    # before it, which goes and comes back folded under it.
-    history = page[page.index('<div hx-swap-oob="delete:#history-rounds > #round-1"></div>') :]
+    # The history, whole: the new round on top, open, and the one before it folded under it.
+    history = page[page.index('<section id="history" class="history" hx-swap-oob="true"') :]
     new, folded = (
         history.index('<article class="round" id="round-2">'),
-        history.index('id="round-1"'),
+        history.index('<article class="round" id="round-1">'),
     )
-    assert history.index('<div hx-swap-oob="afterbegin:#history-rounds">') < new < folded
+    assert new < folded
     assert "<table>" in history[new:folded] and "<table>" not in history[folded:]
     assert 'hx-select="#round-1 .round-body"' in history[folded:]  # folded: opened on a tap
     page = client.post(url(game), {"number": 3, "save": "1", **hands}, **HTMX).content.decode()
-    assert 'id="round-3"' in page and '#round-2"></div>' in page and 'id="round-1"' not in page
+    assert page.index('id="round-3"') < page.index('id="round-2"') < page.index('id="round-1"')
 
 
 def test_saving_an_invalid_round_with_htmx_returns_the_form_with_errors(client):

@@ -59,12 +59,10 @@ def new_round_form(game: Game, data=None) -> RoundForm | None:
 def history(
     game: Game,
     sheet: engine.ScoreSheet,
-    only_last: bool = False,
     fold: bool = True,
     opened: int | None = None,
 ) -> list[dict]:
-    """Each round for the history, newest first (or, ``only_last``, what a save changes in
-    it: the newest round, and the round it folds, drawn folded). With ``fold``, only the
+    """Each round for the history, newest first. With ``fold``, only the
     newest ``LISTED_ROUNDS`` (see ``earlier_rounds``), and all but the newest ``OPEN_ROUNDS``
     of them ``folded``: the page carries only their header line, and a tap on it fetches the
     rest (from the sheet's ``rounds/`` page, every round whole), so that a long game's first
@@ -73,7 +71,7 @@ def history(
     deals = engine.deals(sheet, game.first_dealer)
     rows = []
     count = len(sheet.rounds)
-    first = max(count - OPEN_ROUNDS - 1, 0) if only_last else earlier_rounds(sheet) if fold else 0
+    first = earlier_rounds(sheet) if fold else 0
     # Rounds ``first + 1`` to ``count``, counted from the oldest: if another phone added or
     # deleted the last round since the sheet was read, each result still meets its own round.
     rounds = game.rounds_between(first, count)
@@ -219,6 +217,8 @@ def sheet_context(
     deals = engine.deals(sheet, game.first_dealer)
     return shown | {
         "kept_key": kept_key(game, link, whole or opened is not None),
+        # A folded round's line, drawn once and kept: the rounds' own data completes its key.
+        "round_key": f"{link}:{key}:{get_language()}",
         "history": lambda: history(game, sheet, fold=not whole, opened=opened),
         "earlier": 0 if whole else earlier_rounds(sheet),
         "rounds_url": reverse(f"{link}_rounds", args=[key]),
@@ -227,7 +227,7 @@ def sheet_context(
         "open_ended": not sheet.finished and variant.rounds is None,
         # Worked out only when the page draws it (its story is kept once drawn).
         "chart": (lambda: score_chart(sheet, variant.landmarks())) if sheet.rounds else None,
-        "chart_summary": chart_summary(sheet),
+        "chart_summary": lambda: chart_summary(sheet),
         "moments": (lambda: story.moments(sheet, game.entries())) if sheet.finished else None,
         "csv_url": reverse(f"{link}_csv", args=[key]),
     }
@@ -243,15 +243,11 @@ def next_game_url(game: Game, link: str) -> str | None:
 
 
 def saved_context(request: HttpRequest, game: Game, cleared_undo: bool) -> dict:
-    """What a round saved with htmx redraws: the next round's form, the standings, and of
-    the history only what the round changed (the whole list once the game is longer than the
-    sheet lists, where its oldest round goes under the button for the earlier ones)."""
-    context = sheet_context(request, game, new_round_form(game))
-    if "history" in context and not context["earlier"]:
-        changed = history(game, game.score(), only_last=True)
-        context["history"] = [h for h in changed if not h["folded"]]  # put on top
-        context["folding"] = [h for h in changed if h["folded"]]  # in place of its open drawing
-    return context | {"cleared_undo": cleared_undo}
+    """What a round saved with htmx redraws: the next round's form, the standings, the
+    history and the story. The history and the story are drawn here for the new version and
+    kept (``kept_key``): the other phones of the table, which ask for them at once, find them
+    drawn."""
+    return sheet_context(request, game, new_round_form(game)) | {"cleared_undo": cleared_undo}
 
 
 def conflict_context(request: HttpRequest, game: Game, posted) -> dict:

@@ -5,8 +5,10 @@ template. HTTP caching is ``scoring.pages.http``'s decorators."""
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
@@ -32,7 +34,7 @@ from scoring.pages.forms import (
     error_texts,
 )
 from scoring.pages.house_views import builder_action, new_game_page, new_game_start, phone_rule_sets
-from scoring.pages.http import HtmxHttpRequest, live_part, private
+from scoring.pages.http import HtmxHttpRequest, etag_of, live_part, private
 from scoring.pages.match import ClockForm, find_match
 from scoring.pages.rules import rules_context, tambouille_context
 from scoring.pages.sheet import (
@@ -181,8 +183,22 @@ def live_part_of(request: HtmxHttpRequest, link: str, key: str) -> HttpResponse:
     game = find_game(link, key)
     if link == "share" and game.next_game_id is not None and request.htmx:
         return HttpResponseClientRedirect(next_game_url(game, link))
-    context = sheet_context(request, game, link=link)
-    return render(request, f"{page_template(game)}#live", context)
+    return HttpResponse(live_html(request, game, link))
+
+
+def live_html(request: HtmxHttpRequest, game: Game, link: str) -> str:
+    """The live part of the game's version by ``link``: the same for every phone that follows
+    the game by that link in that language, so drawn once (a save draws it for the phones of
+    its table, which ask for it at once) and kept. A part holding a form (the end of a game)
+    holds its phone's own CSRF token: drawn for each."""
+    kept = f"live:{etag_of(game.version, link)}"
+    html = cache.get(kept)
+    if html is None:
+        context = sheet_context(request, game, link=link)
+        html = render_to_string(f"{page_template(game)}#live", context, request)
+        if "csrfmiddlewaretoken" not in html:
+            cache.set(kept, html)
+    return html
 
 
 def conflict_page(request: HtmxHttpRequest, game: Game, posted: RoundForm) -> HttpResponse:
@@ -220,6 +236,7 @@ def save_round(request: HtmxHttpRequest, key: str) -> HttpResponse:
     finished = game.stored_summary().finished
     if request.htmx:
         response = render(request, form.saved_partial, saved_context(request, game, cleared_undo))
+        live_html(request, game, "edit")  # for the other phones of the table
         return reswap(response, f"outerHTML show:{form.shown_after_save(finished)}:top")
     return redirect(reverse("edit", args=[key]) + form.anchor_after_save(finished))
 

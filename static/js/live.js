@@ -7,18 +7,16 @@ document.addEventListener("htmx:configRequest", (event) => {
   }
 });
 
-// A round drawn twice (a save's answer and a live update crossing): keep the first copy.
-document.addEventListener("htmx:afterSettle", () => {
-  const seen = new Set();
-  document.querySelectorAll("#history article.round[id]").forEach((article) => {
-    if (seen.has(article.id)) article.remove();
-    else seen.add(article.id);
-  });
+// A live part asked for by a #live-top that a save's answer has replaced since (its request
+// still on the way): the page shows newer already, and the answer's story and history would
+// find no place (htmx:oobErrorNoTarget). It is dropped.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  if (!event.detail.elt.isConnected) event.detail.shouldSwap = false;
 });
 
-// A live update redraws the history: the older rounds a viewer had opened are opened again
-// (their rest fetched again, as when they were opened), and the oldest rounds of a long game,
-// once shown ("Show rounds 1 to N"), are shown again: not closed under the viewer's thumb.
+// A live update or a save redraws the history: the older rounds a phone had opened are opened
+// again (their rest fetched again, as when they were opened), and the oldest rounds of a long
+// game, once shown ("Show rounds 1 to N"), are shown again: not closed under the thumb.
 let opened = [];
 let earlierShown = false;
 let redrawn = false;
@@ -26,7 +24,7 @@ document.addEventListener("htmx:beforeRequest", (event) => {
   if (event.detail.elt.closest(".earlier")) earlierShown = true;
 });
 document.addEventListener("htmx:beforeSwap", (event) => {
-  if (event.detail.elt.id !== "live-top" || !event.detail.shouldSwap) return;
+  if (!event.detail.shouldSwap || !event.detail.serverResponse.includes('id="history"')) return;
   const open = document.querySelectorAll("#history article.round[id] > details[open]");
   opened = [...open].map((details) => details.parentElement.id);
   redrawn = true;

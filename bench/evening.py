@@ -2,10 +2,13 @@
 
 A table is 5 phones on one game by its edit link. A round: one phone saves it (the round form
 as the page's form posts it with htmx: every field of the form, the hand totals typed, a
-caller chosen, the Save button, and htmx's headers, so the server answers the saved partial),
-then fetches the sheet (GET of the edit page) while the four others fetch the live part with
-the ETag they show (a 200: the round is new to them); half a round later the four fetch it
-again, as a poll does, and get 304. The saving phone changes each round. Each phone is a
+caller chosen, the Save button, and htmx's headers), and the server's answer is the sheet it
+returns to (the next round's form, the totals, the history and the chart, swapped in place:
+the phone reads its next form and its live part's ETag from it); the four others then fetch
+the live part with the ETag they show (a 200: the round is new to them); half a round later
+the four fetch it again, as a poll does, and get 304. The saving phone changes each round.
+(A phone without JavaScript gets a redirect and fetches the whole sheet instead: bench/run.py
+measures that save and sheet one request at a time.) Each phone is a
 browser with one keep-alive connection, its cookies, gzip accepted, French asked first.
 """
 
@@ -25,7 +28,7 @@ from urllib.parse import urlencode
 
 PLAYERS = ["Léa", "Marc", "Nina", "Omar", "Paul"]
 PHONES = 5  # a table
-KINDS = ("save", "sheet", "live 200", "live 304")
+KINDS = ("save", "live 200", "live 304")
 
 
 class FormFields(HTMLParser):
@@ -156,6 +159,7 @@ class Browser:
         return answer
 
     def read_page(self, page: str) -> None:
+        """A sheet, or the part of it a save answers with (its CSRF token is the page's)."""
         found = re.search(r"hx-headers='(\{[^']*\})'", page)
         if found:
             self.token = json.loads(found.group(1))["X-CSRFToken"]
@@ -233,9 +237,8 @@ def play_table(
             if "HX-Retarget" in saved.headers:  # a conflict: not a saved round
                 saved.status = 409
             evening.note("save", saved, 200)
-            sheet = pool.submit(saver.open_sheet)
+            saver.read_page(saved.text)
             fetched = list(pool.map(lambda phone: phone.live(), viewers))
-            evening.note("sheet", sheet.result(), 200)
             for answer in fetched:
                 evening.note("live 200", answer, 200)
             time.sleep(max(0.0, began + pace / 2 - time.monotonic()))

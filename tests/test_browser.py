@@ -490,6 +490,104 @@ def test_enter_in_a_name_goes_to_the_next_name_and_keeps_the_dealer(page: Page, 
     expect(page.locator(".deal")).to_have_text("Marc deals, Nina plays first.")
 
 
+class SlowServer:
+    """A slow connection: each request to ``path`` waits for its answer until ``answer()``,
+    at least ``ms`` later, while the test types on. Every request is noted in ``sent``."""
+
+    def __init__(self, page: Page, path: str, ms: int = 800):
+        self.page, self.ms, self.held, self.sent = page, ms, [], []
+        page.route(f"**{path}**", self.hold)
+
+    def hold(self, route) -> None:
+        request = route.request
+        self.sent.append((request.method, request.post_data_json or {}))
+        self.held.append(route)
+
+    def answer(self) -> None:
+        self.page.wait_for_timeout(self.ms)
+        while self.held:
+            self.held.pop(0).continue_()
+
+
+def expect_players(page: Page, names: list[str]) -> None:
+    """The new-game form shows these names, row by row (its hidden rows left out)."""
+    shown = page.locator(".player-row:not([hidden]) input")
+    expect(shown).to_have_count(len(names))
+    for row, name in enumerate(names):
+        expect(shown.nth(row)).to_have_value(name)
+
+
+def test_new_game_rows_on_a_slow_connection_lose_no_typed_name(phone: Page, live_server):
+    """Five names typed on a slow connection, with Add a player, ↑, ✕ and the dealer tapped
+    between them, were wiped by the server's answers. The rows are changed on the phone:
+    nothing is sent, and what is typed stays; a sample round of the house rules that answers
+    late changes no name either."""
+    page = phone
+    width = page.viewport_size["width"]
+    page.goto(f"{live_server.url}/new/tamalou/")
+    slow = SlowServer(page, "/new/tamalou/")
+    page.get_by_role("button", name="Remove player 4").tap()
+    page.get_by_role("button", name="Remove player 3").tap()
+    expect(page.get_by_role("button", name="Remove player 1")).to_be_hidden()  # 2 at least
+    page.locator("#id_name_0").tap()
+    page.keyboard.type("Léa")
+    page.keyboard.press("Enter")
+    page.keyboard.type("Marc")
+    for name in ("Nina", "Omar", "Zoé"):
+        page.get_by_role("button", name="Add a player").tap()
+        expect(page.locator(".player-row:not([hidden]) input").last).to_be_focused()
+        page.keyboard.type(name)
+    page.get_by_role("button", name="Move player 5 up").tap()  # Zoé before Omar
+    page.get_by_role("button", name="Player 2 deals first").tap()  # Marc
+    page.get_by_role("button", name="Add a player").tap()
+    page.keyboard.type("Paul")
+    page.get_by_role("button", name="Remove player 6").tap()
+    # A house rule changed: the sample round is asked for, and answers late.
+    page.locator("#builder summary").tap()
+    with page.expect_request(f"{live_server.url}/new/tamalou/"):
+        page.locator('button[name="step"][value="joker_value:-1"]').tap()
+    page.locator("#id_name_2").tap()
+    page.keyboard.press("End")
+    page.keyboard.type("-Rose")
+    expect(page.locator("#id_name_2")).to_have_value("Nina-Rose")
+    page.locator("#id_name_0").tap()
+    page.keyboard.press("End")
+    page.keyboard.type("h")  # Léah, while the sample round's answer is on its way
+    assert [data.get("action") for _, data in slow.sent] == ["preview"]  # all that was sent
+    slow.answer()
+    expect(page.locator("#preview table")).to_be_visible()
+    expect_players(page, ["Léah", "Marc", "Nina-Rose", "Zoé", "Omar"])
+    expect(page.get_by_role("button", name="Player 2 deals first")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    assert_fits_the_phone(page)
+    shoot(page, f"31-new-game-rows-{width}")
+    page.get_by_role("button", name="Start the game").tap()
+    slow.answer()
+    expect(page.locator(".round-form h2")).to_be_visible()
+    game = Game.objects.get()
+    assert game.players == ["Léah", "Marc", "Nina-Rose", "Zoé", "Omar"]
+    assert game.first_dealer == 1 and game.settings == {"joker_value": -1}
+    expect(page.locator(".deal")).to_have_text("Marc deals, Nina-Rose plays first.")
+
+
+def test_new_game_rows_move_a_refusal_with_its_name(page: Page, live_server):
+    """A name refused (an invisible character) keeps its message when its row moves up."""
+    page.goto(f"{live_server.url}/new/tamalou/")
+    page.locator("#id_name_0").fill("Léa")
+    page.locator("#id_name_2").fill("Ma\u200brc")
+    page.get_by_role("button", name="Start the game").tap()
+    refused = page.locator(".player-row", has=page.locator(".error"))
+    expect(refused.locator("input")).to_have_id("id_name_2")
+    page.get_by_role("button", name="Move player 3 up").tap()
+    expect(refused.locator("input")).to_have_id("id_name_1")
+    expect(refused.locator("input")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#id_name_2")).not_to_have_attribute("aria-invalid", "true")
+    page.get_by_role("button", name="Remove player 2").tap()
+    expect(page.locator(".player-row .error")).to_have_count(0)
+    expect_players(page, ["Léa", "", ""])
+
+
 def finished_dutch_game(players: list[str], seed: int = 5) -> Game:
     """A Dutch game played to its end with typed totals: players go out at 100 one by one."""
     import random

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -105,23 +106,59 @@ def test_new_game_refuses_a_setting_out_of_range(client):
     assert not Game.objects.exists()
 
 
+def players_shown(page: str) -> tuple[list[str], int]:
+    """The new-game page's player rows as shown: each row's name (the hidden rows, disabled,
+    left out), and the row marked as dealing first."""
+    names = []
+    for field in re.findall(r'<input type="text" name="name_\d+"[^>]*>', page):
+        if " disabled" not in field:
+            value = re.search(r'value="([^"]*)"', field)
+            names.append(html.unescape(value[1]) if value else "")
+    dealer = re.findall(r'value="deal-(\d+)"\s+class="icon on" aria-pressed="true"', page)
+    return names, int(dealer[0]) if len(dealer) == 1 else -1
+
+
 def test_player_rows_are_added_moved_and_removed_without_javascript(client):
     data = {"name_0": "Léa", "name_1": "Marc", "dealer": "1", "action": "add"}
     page = client.post("/new/tamalou/", data).content.decode()
-    assert 'name="name_2"' in page
+    assert players_shown(page) == (["Léa", "Marc", ""], 1)
     data = {"name_0": "Léa", "name_1": "Marc", "name_2": "Nina", "dealer": "1", "action": "up-2"}
     page = client.post("/new/tamalou/", data).content.decode()
-    assert page.index('value="Nina"') < page.index('value="Marc"')
-    data = {"name_0": "Léa", "name_1": "Nina", "name_2": "Marc", "action": "remove-0"}
-    page = client.post("/new/tamalou/", data).content.decode()
-    assert 'value="Léa"' not in page and 'name="name_2"' not in page
+    assert players_shown(page) == (["Léa", "Nina", "Marc"], 2)
+    three = {"name_0": "Léa", "name_1": "Nina", "name_2": "Marc"}
+    page = client.post("/new/tamalou/", {**three, "dealer": "2", "action": "remove-0"})
+    assert players_shown(page.content.decode()) == (["Nina", "Marc"], 1)
+    page = client.post("/new/tamalou/", {**three, "action": "deal-2"}).content.decode()
+    assert players_shown(page) == (["Léa", "Nina", "Marc"], 2)
 
 
-def test_player_rows_with_htmx_return_only_the_players_fragment(client):
-    data = {"name_0": "Léa", "name_1": "Marc", "action": "add"}
-    page = client.post("/new/tamalou/", data, **HTMX).content.decode()
-    assert page.lstrip().startswith('<fieldset id="players"') and "<html" not in page
-    assert 'name="name_2"' in page
+@pytest.mark.parametrize("action", ["add", "up-3", "remove-2", "deal-4", "enter"])
+def test_a_player_rows_button_without_javascript_brings_every_typed_name_back(client, action):
+    """Five names typed, a blank row among them: whichever button is tapped (✕ on the blank
+    row, Enter's), the page comes back with each name, and the game starts with them."""
+    typed = ["Léa", "Marc", "", "Nina", "Omar", "Zoé"]
+    data = {f"name_{row}": name for row, name in enumerate(typed)} | {"dealer": "3"}
+    page = client.post("/new/tamalou/", {**data, "action": action}).content.decode()
+    names, dealer = players_shown(page)
+    assert {"Léa", "Marc", "Nina", "Omar", "Zoé"} <= set(names)
+    posted = {f"name_{row}": name for row, name in enumerate(names)} | {"dealer": str(dealer)}
+    assert client.post("/new/tamalou/", {**posted, "action": "create"}).status_code == 302
+    game = Game.objects.get()
+    kept = [name for name in typed if name]
+    assert sorted(game.players) == sorted(kept) and len(game.players) == 5
+
+
+def test_the_rows_past_those_shown_are_hidden_and_never_sent(client):
+    """The page draws a row for each player the variant may have: those not shown yet are
+    hidden and disabled (new-game.js shows one when a player is added)."""
+    page = client.get("/new/tamalou/").content.decode()
+    assert page.count('<li class="player-row">') == 4
+    assert page.count('<li class="player-row" hidden>') == 4  # up to 8 players
+    assert re.search(r'name="name_4"[^>]* disabled', page)
+    assert re.search(r'value="remove-0" class="icon"\s', page)  # ✕ shown with 3 rows or more
+    page = client.get("/new/tambouille/").content.decode()
+    assert page.count('<li class="player-row"') == 4  # 2 to 4 players: none hidden
+    assert re.search(r'value="add" class="button" hidden', page)
 
 
 # --- entering rounds -------------------------------------------------------------------

@@ -28,13 +28,10 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "new_game.html", context)
 
 
-def new_game_page(
-    request, form: NewGameForm, status: int = 200, part: str = "", **shown
-) -> HttpResponse:
-    """The new-game page (or its ``part``, a named partial such as ``#players``): the players,
-    and the house rules builder with this phone's sets."""
+def new_game_page(request, form: NewGameForm, status: int = 200, **shown) -> HttpResponse:
+    """The new-game page: the players, and the house rules builder with this phone's sets."""
     context = {"form": form, "variant": form.variant, "rule_sets": phone_rule_sets(request)}
-    return render(request, f"new_game_variant.html{part}", context | shown, status=status)
+    return render(request, "new_game_variant.html", context | shown, status=status)
 
 
 def new_game_start(request, variant: str, rows: int) -> HttpResponse:

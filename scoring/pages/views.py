@@ -115,10 +115,10 @@ def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     if (answered := builder_action(request, variant, data, rows)) is not None:
         return answered  # a tap in the house rules
     action = data.get("action", "")
-    if action and action != "create":
+    if action and action != "create":  # a player row's button, without JavaScript
         rows = apply_row_action(data, rows, action, rules.max_players)
         form = NewGameForm(variant=variant, rows=rows, initial=data.dict())
-        return new_game_page(request, form, part="#players" if request.htmx else "")
+        return new_game_page(request, form)
     form = NewGameForm(data, variant=variant, rows=rows)
     if not form.is_valid():
         return new_game_page(request, form, status=400)

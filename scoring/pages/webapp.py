@@ -60,6 +60,7 @@ SCRIPTS = [
     "js/next-field.js",
     "js/note.js",
     "js/new-game.js",
+    "js/players.js",
     "js/offline.js",
     "js/keep.js",
     "js/drafts.js",

@@ -1,5 +1,72 @@
-// The new-game form: the keyboard's Enter goes on to the next name instead of submitting with
-// the first button of the form (which chose player 1 as the dealer).
+// The new-game form. The keyboard's Enter goes on to the next name, and in any other field (a
+// house rule, the rules' name) closes the keyboard: it never sends the form (whose first button,
+// without JavaScript, brings the page back as typed).
+//
+// A player row's buttons (add, remove, move up, deals first) change the rows on the phone:
+// nothing is sent, so no answer can overwrite a name typed meanwhile (without this module they
+// post the form, and the page comes back with every name). Each row keeps its number, its
+// labels and its buttons; the names, their errors and the dealer move between rows.
 import { enterGoesOn } from "./next-field.js";
+import { rowAction } from "./players.js";
 
 enterGoesOn(/^name_\d+$/, "blur");
+document.addEventListener("keydown", (event) => {
+  const field = event.target;
+  if (event.key !== "Enter" || event.defaultPrevented || field.form?.id !== "new-game") return;
+  if (field.tagName !== "INPUT") return;
+  event.preventDefault();
+  field.blur();
+});
+
+const ERRORS = ":scope > .error";
+
+// What a shown row holds: its name as typed, and what was said about it.
+const held = (row) => {
+  const input = row.querySelector("input");
+  return {
+    name: input.value,
+    invalid: input.getAttribute("aria-invalid"),
+    errors: [...row.querySelectorAll(ERRORS)],
+  };
+};
+
+function show(row, holds, { isDealer, removable }) {
+  const input = row.querySelector("input");
+  row.hidden = !holds;
+  input.disabled = !holds; // a hidden row is not sent
+  input.value = holds ? holds.name : "";
+  if (holds?.invalid) input.setAttribute("aria-invalid", holds.invalid);
+  else input.removeAttribute("aria-invalid");
+  for (const error of row.querySelectorAll(ERRORS)) error.remove();
+  if (holds) row.append(...holds.errors);
+  const deals = row.querySelector("button[value^='deal-']");
+  deals.classList.toggle("on", isDealer);
+  deals.setAttribute("aria-pressed", String(isDealer));
+  row.querySelector("button[value^='remove-']").hidden = !removable;
+}
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("#players button[name=action]");
+  if (!button) return;
+  event.preventDefault();
+  const players = button.closest("#players");
+  const rows = [...players.querySelectorAll(".player-row")];
+  const dealer = players.querySelector("input[name=dealer]");
+  const least = Number(players.dataset.least);
+  const most = Math.min(Number(players.dataset.most), rows.length);
+  const after = rowAction(
+    rows.filter((row) => !row.hidden).map(held),
+    Number(dealer.value) || 0,
+    button.value,
+    { least, most, blank: { name: "", invalid: null, errors: [] } },
+  );
+  const removable = after.rows.length > least;
+  rows.forEach((row, i) => {
+    show(row, after.rows[i], { isDealer: i === after.dealer, removable });
+  });
+  dealer.value = String(after.dealer);
+  const add = players.querySelector("button[value=add]");
+  add.hidden = after.rows.length >= most;
+  if (button.value === "add") rows[after.rows.length - 1].querySelector("input").focus();
+  else if (button.hidden || button.closest("[hidden]")) add.focus(); // its row went
+});

@@ -399,7 +399,9 @@ class NewGameForm(HouseRulesForm):
     def __init__(self, *args, variant: str, rows: int = 4, only_rules=False, **kwargs):
         super().__init__(*args, variant=variant, **kwargs)
         self.rows, self.only_rules = rows, only_rules  # only_rules: the players are not read
-        for row in range(rows):
+        # The rows past ``rows``, up to the variant's most players, are drawn hidden and
+        # disabled (never sent): new-game.js shows one when a player is added on the phone.
+        for row in range(max(rows, self.variant.max_players)):
             label = gettext_lazy("Player %(n)s") % {"n": row + 1}
             attrs = {"autocomplete": "off", "autocapitalize": "words", "placeholder": label}
             self.fields[f"name_{row}"] = forms.CharField(
@@ -407,6 +409,7 @@ class NewGameForm(HouseRulesForm):
                 required=False,
                 max_length=engine.MAX_NAME_LENGTH,
                 widget=forms.TextInput(attrs=attrs),
+                disabled=row >= rows,
             )
 
     @property
@@ -414,7 +417,8 @@ class NewGameForm(HouseRulesForm):
         return small_number(str(self["dealer"].value() or 0), 0)
 
     def name_fields(self):
-        return [self[f"name_{row}"] for row in range(self.rows)]
+        """Every row's name field, the hidden rows' included (after the ``rows`` shown)."""
+        return [self[name] for name in self.fields if name.startswith("name_")]
 
     def clean(self):
         data = super().clean()
@@ -450,8 +454,10 @@ class NewGameForm(HouseRulesForm):
 
 
 def apply_row_action(data, rows: int, action: str, most: int = engine.MAX_PLAYERS) -> int:
-    """A tap on a player row's button in the posted new-game ``data``: add (up to ``most``
-    rows), remove or move up a row, or choose the dealer. Returns the new number of rows."""
+    """A tap on a player row's button in the posted new-game ``data``, without JavaScript:
+    add (up to ``most`` rows), remove or move up a row, or choose the dealer (any other
+    ``action`` changes nothing). Returns the new number of rows. new-game.js's ``rowAction``
+    (static/js/players.js) does the same on the phone."""
     names = [data.get(f"name_{row}", "") for row in range(rows)]
     dealer = data.get("dealer", "0")
     dealer = small_number(dealer, 0)

@@ -588,6 +588,66 @@ def test_new_game_rows_move_a_refusal_with_its_name(page: Page, live_server):
     expect_players(page, ["Léa", "", ""])
 
 
+@pytest.mark.parametrize(("width", "height", "language"), [(360, 740, "fr"), (390, 844, "en")])
+def test_new_game_without_javascript_keeps_the_names_across_rows_and_variants(
+    browser, live_server, width, height, language
+):
+    """No JavaScript: each row's button and Other variant post the form; the names, their
+    order and the dealer come back on every page, and the game starts with them."""
+    context = browser.new_context(
+        java_script_enabled=False,
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        is_mobile=True,
+        locale={"fr": "fr-FR", "en": "en-GB"}[language],
+    )
+    words = {
+        "fr": (
+            "Ajouter un joueur",
+            "Monter le joueur 3",
+            "Le joueur 3 distribue en premier",
+            "Autre variante",
+            "Commencer la partie",
+            "Les joueurs saisis sont gardés\u202f: Léa, Nina, Marc.",
+        ),
+        "en": (
+            "Add a player",
+            "Move player 3 up",
+            "Player 3 deals first",
+            "Other variant",
+            "Start the game",
+            "The players typed are kept: Léa, Nina, Marc.",
+        ),
+    }[language]
+    add, up, deals, other, start, kept = words
+    page = context.new_page()
+    page.goto(f"{live_server.url}/new/tamalou/")
+    page.locator("#id_name_0").fill("Léa")
+    page.locator("#id_name_1").fill("Marc")
+    page.locator("#id_name_2").fill("Nina")
+    page.get_by_role("button", name=add).tap()
+    expect(page.locator(".player-row:not([hidden])")).to_have_count(5)
+    page.get_by_role("button", name=up).tap()
+    page.get_by_role("button", name=deals).tap()  # Marc, moved down to the third row
+    expect_players(page, ["Léa", "Nina", "Marc", "", ""])
+    page.locator("#id_name_1").press("Enter")  # the page comes back as typed
+    expect_players(page, ["Léa", "Nina", "Marc", "", ""])
+    page.get_by_role("button", name=other).tap()
+    expect(page.locator("main")).to_contain_text(kept)
+    assert_fits_the_phone(page)
+    shoot(page, f"32-other-variant-{language}-{width}")
+    page.locator("a.choice", has_text="Dutch").first.tap()
+    expect_players(page, ["Léa", "Nina", "Marc", "", ""])
+    expect(page.get_by_role("button", name=deals)).to_have_attribute("aria-pressed", "true")
+    assert_fits_the_phone(page)
+    page.get_by_role("button", name=start).tap()
+    expect(page.locator(".round-form h2")).to_be_visible()
+    game = Game.objects.get()
+    assert game.variant == "dutch" and game.players == ["Léa", "Nina", "Marc"]
+    assert game.first_dealer == 2
+    context.close()
+
+
 def finished_dutch_game(players: list[str], seed: int = 5) -> Game:
     """A Dutch game played to its end with typed totals: players go out at 100 one by one."""
     import random

@@ -140,6 +140,52 @@ def test_choosing_another_deck_redraws_the_card_grid_in_place(page: Page, live_s
     assert RuleSet.objects.get().settings == {"deck": "52", "card_values": {"JOKER": -2}}
 
 
+def test_a_saved_set_or_another_variant_keeps_the_names_typed(phone: Page, live_server):
+    """A saved set of another variant, listed on the new-game page, and Other
+    variant opened another page without the names typed; they come with their order and the
+    dealer, and the game starts with them under the set's rules."""
+    page = phone
+    width = page.viewport_size["width"]
+    page.goto(f"{live_server.url}/new/koubo/")
+    page.locator("#builder summary").tap()
+    page.locator("label", has_text="52 cards (ace to king)").tap()
+    expect(page.locator("#id_card_5")).to_have_value("5")
+    page.locator("#id_rules_name").fill("Koubo 52")
+    page.get_by_role("button", name="Save as…").tap()
+    expect(page.locator("#builder .banner")).to_contain_text("Koubo 52")
+    koubo = RuleSet.objects.get()
+    page.get_by_role("button", name="Other variant").tap()
+    page.locator("a.choice", has_text="Tamalou (classic)").tap()
+    for i, name in enumerate(["Léa", "Marc", "Nina"]):
+        page.locator(f"#id_name_{i}").tap()
+        page.keyboard.type(name)
+    page.get_by_role("button", name="Move player 3 up").tap()
+    page.get_by_role("button", name="Player 3 deals first").tap()  # Marc
+    choice = page.get_by_role("button", name="Koubo 52 · Koubo charentais")
+    assert_fits_the_phone(page)
+    choice.scroll_into_view_if_needed()
+    shoot(page, f"24-sets-of-other-variants-{width}")
+    choice.tap()
+    expect(page.locator("h1")).to_have_text("Koubo charentais")
+    assert f"rules={koubo.key}" in page.url
+    for i, name in enumerate(["Léa", "Nina", "Marc", ""]):
+        expect(page.locator(f"#id_name_{i}")).to_have_value(name)
+    expect(page.get_by_role("button", name="Player 3 deals first")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(page.locator("#builder .banner")).to_contain_text("“Koubo 52” are filled in")
+    page.get_by_role("button", name="Other variant").tap()
+    expect(page.locator("main")).to_contain_text("The players typed are kept: Léa, Nina, Marc.")
+    page.go_back()  # the Koubo page again, as it came
+    expect(page.locator("#id_name_2")).to_have_value("Marc")
+    page.get_by_role("button", name="Start the game").tap()
+    expect(page.locator(".round-form h2")).to_be_visible()
+    game = Game.objects.get()
+    assert game.variant == "koubo" and game.players == ["Léa", "Nina", "Marc"]
+    assert game.first_dealer == 2 and game.settings == koubo.settings == {"deck": "52"}
+    assert game.rules_name == "Koubo 52"
+
+
 def test_the_phones_saved_rules_open_offline_as_last_known(page: Page, live_server):
     page.goto(f"{live_server.url}/new/tamalou/")
     controlled(page)

@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 
 from scoring.games.models import Game, RuleSet
+from tests.test_sheet import players_shown
 
 pytestmark = pytest.mark.django_db
 
@@ -255,14 +256,91 @@ def test_a_set_needs_a_name_of_1_to_40_characters(client, name, message):
 
 def test_picking_a_saved_set_fills_the_builder_and_keeps_the_players(client):
     rule_set = save_as(client, **MAMIE)
-    data = {"name_0": "Zoé", "name_1": "Yann", "call_threshold": "3", "action": ""}
-    page = client.post("/new/tamalou/", {**data, "action": f"rules-{rule_set.key}"})
-    page = page.content.decode()
-    assert field_value(page, "name_0") == "Zoé" and field_value(page, "name_1") == "Yann"
+    data = {"name_0": "Zoé", "name_1": "Yann", "dealer": "1", "call_threshold": "3"}
+    response = client.post("/new/tamalou/", {**data, "action": f"rules-{rule_set.key}"})
+    assert response.status_code == 302
+    assert (
+        response["Location"]
+        == f"/new/tamalou/?rules={rule_set.key}&name_0=Zo%C3%A9&name_1=Yann&dealer=1"
+    )
+    page = client.get(response["Location"]).content.decode()
+    assert players_shown(page) == (["Zoé", "Yann"], 1)
     assert field_value(page, "joker_value") == "-5" and field_value(page, "one_0_value") == "-1"
     assert 'value="KH" selected' in page and field_value(page, "call_penalty") == "10"
     assert field_value(page, "call_threshold") == "5"  # back to the set's (the default)
     assert field_value(page, "rules_name") == "Chez Mamie"
+    assert "The house rules “Chez Mamie” are filled in." in page
+
+
+def test_a_set_of_another_variant_switches_variant_and_keeps_the_players(client):
+    koubo = save_as(client, "koubo", **{"card_JOKER": "-3", "rules_name": "Koubo du jeudi"})
+    players = {f"name_{row}": name for row, name in enumerate(["Léa", "Marc", "Nina", "Omar"])}
+    page = client.get("/new/tamalou/").content.decode()
+    button = f'value="rules-{koubo.key}" class="button">Koubo du jeudi · Koubo charentais<'
+    assert button in page
+    response = client.post(
+        "/new/tamalou/", {**players, "dealer": "2", "action": f"rules-{koubo.key}"}
+    )
+    assert response.status_code == 302
+    assert response["Location"].startswith(f"/new/koubo/?rules={koubo.key}&name_0=L%C3%A9a&")
+    page = client.get(response["Location"]).content.decode()
+    assert "<h1>Koubo charentais</h1>" in page
+    assert players_shown(page) == (["Léa", "Marc", "Nina", "Omar"], 2)
+    assert field_value(page, "card_JOKER") == "-3"
+    client.post(
+        "/new/koubo/",
+        {
+            **players,
+            "dealer": "2",
+            "card_JOKER": "-3",
+            "rules_name": "Koubo du jeudi",
+            "action": "create",
+        },
+    )
+    game = Game.objects.get()
+    assert game.variant == "koubo" and game.players == ["Léa", "Marc", "Nina", "Omar"]
+    assert game.first_dealer == 2 and game.settings == {"card_values": {"JOKER": -3}}
+
+
+def test_other_variant_keeps_the_players_their_order_and_the_dealer(client):
+    rule_set = save_as(client, **MAMIE)
+    typed = {"name_0": "Léa", "name_1": "", "name_2": "Marc & Cie", "dealer": "2"}
+    response = client.post("/new/tamalou/", {**typed, "joker_value": "-7", "action": "variants"})
+    assert response.status_code == 302
+    assert response["Location"] == "/new/?name_0=L%C3%A9a&name_1=&name_2=Marc+%26+Cie&dealer=2"
+    chooser = client.get(response["Location"]).content.decode()
+    assert "The players typed are kept: Léa, Marc &amp; Cie." in chooser
+    query = "name_0=L%C3%A9a&amp;name_1=&amp;name_2=Marc+%26+Cie&amp;dealer=2"
+    assert f'href="/new/dutch/?{query}"' in chooser
+    assert f'href="/new/tamalou/?rules={rule_set.key}&amp;{query}"' in chooser
+    page = client.get("/new/dutch/?" + query.replace("&amp;", "&")).content.decode()
+    assert "<h1>Dutch</h1>" in page and players_shown(page) == (["Léa", "", "Marc & Cie"], 2)
+    client.post("/new/dutch/", {**typed, "action": "create"})
+    game = Game.objects.get()
+    assert game.variant == "dutch" and game.players == ["Léa", "Marc & Cie"]
+    assert game.first_dealer == 1  # Marc & Cie, whose row was the third
+
+
+def test_other_variant_with_nothing_typed_is_the_plain_choice(client):
+    response = client.post("/new/tamalou/", {"name_0": "", "name_1": " ", "action": "variants"})
+    assert response["Location"] == "/new/"
+    page = client.get("/new/").content.decode()
+    assert 'href="/new/dutch/"' in page and "are kept" not in page
+
+
+def test_the_players_kept_are_said_in_french(client):
+    page = Client().get("/new/?name_0=L%C3%A9a&name_1=Marc&dealer=0").content.decode()
+    assert "Les joueurs saisis sont gardés\u202f: Léa, Marc." in page
+
+
+def test_a_link_with_more_players_than_the_variant_takes_loses_none(client):
+    """Six names carried to Tambouille (2 to 4 players): all six rows show, so that the table
+    removes the ones that do not play; the match starts once four are left."""
+    names = ["Léa", "Marc", "Nina", "Omar", "Zoé", "Yann"]
+    query = "&".join(f"name_{row}={name}" for row, name in enumerate(names))
+    page = client.get(f"/new/tambouille/?{query}&dealer=5").content.decode()
+    assert players_shown(page) == (names, 5)
+    assert re.search(r'value="add" class="button" hidden', page)
 
 
 def test_start_a_game_with_these_rules_fills_the_form_from_the_link(client):

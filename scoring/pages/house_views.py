@@ -1,20 +1,29 @@
 """The pages of house rules: the builder's taps on the new-game page (save as a named set, pick
-a saved set, step a number, redraw the deck, score a sample round) and each saved set's page,
-where another phone keeps it and where it is changed. Each looks up, binds a form, calls its
-save, and renders or redirects, as ``scoring.pages.views`` does."""
+a saved set, step a number, redraw the deck, score a sample round, and choose another
+variant) and each saved set's page, where another phone keeps it and where it is changed.
+Each looks up, binds a form, calls its save, and renders or redirects, as
+``scoring.pages.views`` does."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring.games.models import RuleSet
 from scoring.guards.limits import RULE_SET, limited
 from scoring.pages.device import owns_rule_set, remember_rule_set
-from scoring.pages.forms import HouseRulesForm, NewGameForm, apply_step
+from scoring.pages.forms import (
+    HouseRulesForm,
+    NewGameForm,
+    apply_step,
+    player_rows,
+    typed_players,
+)
 from scoring.pages.house_rules import phone_rule_sets, rule_set_context, sample_round
 from scoring.pages.http import HtmxHttpRequest, private
 from scoring.referee import engine
@@ -23,8 +32,16 @@ from scoring.referee.variants import VARIANTS
 
 @require_safe
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
-    """Which variant: each of them, and the house rules this phone keeps."""
-    context = {"variants": engine.GAMES.values(), "rule_sets": phone_rule_sets(request)}
+    """Which variant: each of them, and the house rules this phone keeps. The players typed
+    on a new-game page before ("Other variant") come in the query, and go on in every link."""
+    players = typed_players(request.GET, player_rows(request.GET))
+    typed = [players[key].strip() for key in players if key.startswith("name_")]
+    context = {
+        "variants": engine.GAMES.values(),
+        "rule_sets": phone_rule_sets(request),
+        "players": urlencode(players),
+        "names": [name for name in typed if name],
+    }
     return render(request, "new_game.html", context)
 
 
@@ -34,18 +51,33 @@ def new_game_page(request, form: NewGameForm, status: int = 200, **shown) -> Htt
     return render(request, "new_game_variant.html", context | shown, status=status)
 
 
-def new_game_start(request, variant: str, rows: int) -> HttpResponse:
+def new_game_url(variant: str, players: dict, rules: str = "") -> str:
+    """The new-game page of ``variant`` showing ``players`` (``typed_players``) and the saved
+    set ``rules`` in the builder."""
+    query = {"rules": rules} if rules else {}
+    url = reverse("new_game_variant", args=[variant])
+    return url + (f"?{urlencode(query | players)}" if query or players else "")
+
+
+def new_game_start(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     """The new-game page as it opens: the variant's own rules, or a saved set's (``?rules=``,
-    "Start a game with these rules")."""
-    picked = RuleSet.objects.filter(key=request.GET.get("rules", ""), variant=variant).first()
-    if picked is not None:
-        return new_game_page(request, NewGameForm.showing(picked, rows=rows), picked=picked)
-    return new_game_page(request, NewGameForm(variant=variant, rows=rows))
+    "Start a game with these rules"), with the players a tap on another page carried in the
+    query (``typed_players``)."""
+    rows = player_rows(request.GET, min(4, engine.GAMES[variant].max_players))
+    players = typed_players(request.GET, rows)
+    key = request.GET.get("rules", "")
+    picked = RuleSet.objects.filter(key=key[:32], variant=variant).first()
+    if picked is None:
+        return new_game_page(request, NewGameForm(variant=variant, rows=rows, initial=players))
+    form = NewGameForm.showing(picked, players, rows=rows)
+    return new_game_page(request, form, picked=picked)
 
 
 def builder_action(request, variant: str, data, rows: int) -> HttpResponse | None:
     """A tap in the house rules on the new-game page, answered (the players typed stay); None
-    for any other tap (a player row, Start the game)."""
+    for any other tap (a player row, Start the game). Picking a set and choosing another
+    variant are answered with a redirect to the page they lead to, the players in its query:
+    Back and a reload then send nothing again."""
     action = data.get("action", "")
     if action == "save_rules" and variant in VARIANTS:
         form = NewGameForm(data, variant=variant, rows=rows, only_rules=True, naming=True)
@@ -61,11 +93,13 @@ def builder_action(request, variant: str, data, rows: int) -> HttpResponse | Non
             context = {"variant": engine.GAMES[variant], **shown}
             return render(request, "new_game_variant.html#preview", context)
         return new_game_page(request, form, **shown)
-    if action.startswith("rules-"):
-        picked = get_object_or_404(RuleSet, key=action.removeprefix("rules-")[:32], variant=variant)
-        return new_game_page(
-            request, NewGameForm.showing(picked, data.dict(), rows=rows), picked=picked
-        )
+    if action.startswith("rules-"):  # a saved set, of this variant or another
+        picked = get_object_or_404(RuleSet, key=action.removeprefix("rules-")[:32])
+        players = typed_players(data, rows)
+        return redirect(new_game_url(picked.variant, players, rules=picked.key))
+    if action == "variants":
+        players = urlencode(typed_players(data, rows))
+        return redirect(reverse("new_game") + (f"?{players}" if players else ""))
     if "step" in data or action == "refresh":
         apply_step(data, data.pop("step", [""])[0])
         return new_game_page(request, NewGameForm(variant=variant, rows=rows, initial=data.dict()))

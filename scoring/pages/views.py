@@ -32,6 +32,7 @@ from scoring.pages.forms import (
     SyncForm,
     apply_row_action,
     error_texts,
+    player_rows,
 )
 from scoring.pages.house_views import builder_action, new_game_page, new_game_start, phone_rule_sets
 from scoring.pages.http import HtmxHttpRequest, etag_of, live_part, private
@@ -53,8 +54,6 @@ from scoring.pages.sheet import (
 from scoring.referee import engine
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import VARIANTS
-
-MAX_ROWS = 64  # player rows a posted new-game form may have (more than 8 is refused)
 
 
 @require_safe
@@ -107,16 +106,15 @@ def stats(request: HtmxHttpRequest) -> HttpResponse:
 def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     if variant not in engine.GAMES:
         raise Http404
-    rules = engine.GAMES[variant]
     if request.method != "POST":  # GET, or HEAD (its answer without the body)
-        return new_game_start(request, variant, rows=min(4, rules.max_players))
+        return new_game_start(request, variant)
     data = request.POST.copy()
-    rows = min(max(sum(1 for key in data if key.startswith("name_")), 2), MAX_ROWS)
+    rows = player_rows(data)
     if (answered := builder_action(request, variant, data, rows)) is not None:
-        return answered  # a tap in the house rules
+        return answered  # a tap in the house rules, or on Other variant
     action = data.get("action", "")
     if action and action != "create":  # a player row's button, without JavaScript
-        rows = apply_row_action(data, rows, action, rules.max_players)
+        rows = apply_row_action(data, rows, action, engine.GAMES[variant].max_players)
         form = NewGameForm(variant=variant, rows=rows, initial=data.dict())
         return new_game_page(request, form)
     form = NewGameForm(data, variant=variant, rows=rows)

@@ -27,6 +27,8 @@ from scoring.pages.forms.house import (
     NewGameForm,
     apply_row_action,
     apply_step,
+    player_rows,
+    typed_players,
 )
 from scoring.pages.forms.rounds import HandsForm, RoundForm, SyncForm, error_texts
 
@@ -49,4 +51,6 @@ __all__ = [
     "apply_row_action",
     "apply_step",
     "error_texts",
+    "player_rows",
+    "typed_players",
 ]

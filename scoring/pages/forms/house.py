@@ -32,6 +32,7 @@ from scoring.referee.notes import card_name
 from scoring.referee.numbers import NotANumber, parse_number
 
 SINGLE_CARD_ROWS = 4  # cards given a value of their own on the builder (K♥ −1)
+MAX_ROWS = 64  # player rows a posted new-game form may have (more than 8 is refused)
 CARD_VALUES, RESET = "card_values", "reset"  # the settings the builder shows as several fields
 
 
@@ -451,6 +452,26 @@ class NewGameForm(HouseRulesForm):
             rules_name=self.rules_name,
             first_dealer=self.first_dealer,
         )
+
+
+def player_rows(data, otherwise: int = engine.MIN_PLAYERS) -> int:
+    """How many player rows a new-game form's ``data`` (posted, or a link's query) has: one
+    per ``name_`` sent (``otherwise`` when none is), at least 2, at most ``MAX_ROWS``."""
+    sent = sum(1 for key in data if key.startswith("name_"))
+    return min(max(sent, engine.MIN_PLAYERS), MAX_ROWS) if sent else otherwise
+
+
+def typed_players(data, rows: int) -> dict[str, str]:
+    """The players in a new-game form's ``data``: each row's name, as typed (blank rows
+    too, so that the rows and their order stay), and the dealer's row; nothing when no name
+    is typed and the first player deals. Carried in the query of the page a tap leads to
+    (another variant, a saved set, the set just saved), which shows them again."""
+    names = {f"name_{row}": data.get(f"name_{row}", "") for row in range(rows)}
+    dealer = small_number(data.get("dealer", ""), 0)
+    dealer = dealer if dealer < rows else 0
+    if dealer == 0 and not any(name.strip() for name in names.values()):
+        return {}
+    return names | {"dealer": str(dealer)}
 
 
 def apply_row_action(data, rows: int, action: str, most: int = engine.MAX_PLAYERS) -> int:

@@ -119,6 +119,73 @@ def test_chez_mamie_is_built_saved_played_and_exported(phone: Page, live_server)
     shoot(page, f"22-house-rules-page-{width}")
 
 
+@pytest.mark.parametrize(("width", "height", "language"), [(390, 844, "en"), (360, 740, "fr")])
+def test_save_as_redirects_so_back_and_reload_send_nothing_again(
+    page: Page, live_server, width, height, language
+):
+    """After Save as…, Back asked to confirm a form resubmission. The save answers
+    with a redirect to the page showing the set just saved, with the players typed: a reload
+    or Back sends nothing again, and the names stay."""
+    page.set_viewport_size({"width": width, "height": height})
+    host = live_server.url.split("//", 1)[1].split(":")[0]
+    page.context.add_cookies(
+        [{"name": "django_language", "value": language, "domain": host, "path": "/"}]
+    )
+    words = {
+        "en": ("Player 3 deals first", "Save as…", "Saved as “Chez Mamie”"),
+        "fr": (
+            "Le joueur 3 distribue en premier",
+            "Enregistrer sous…",
+            "Enregistrées sous «\u202fChez Mamie\u202f»",
+        ),
+    }
+    deals, save, saved = words[language]
+    posts = []  # the posts that change something (not the sample round's)
+
+    def note(request):
+        if request.method == "POST" and request.post_data_json.get("action") != "preview":
+            posts.append(request.post_data_json.get("action"))
+
+    page.on("request", note)
+    page.goto(f"{live_server.url}/new/tamalou/")
+    for i, name in enumerate(["Léa", "Marc", "Nina"]):
+        page.locator(f"#id_name_{i}").tap()
+        page.keyboard.type(name)
+    page.get_by_role("button", name=deals).tap()
+    page.locator("#builder summary").tap()
+    stepper(page, "joker_value", "-1").tap()
+    stepper(page, "joker_value", "-1").tap()
+    page.locator("#id_rules_name").fill("Chez Mamie")
+    page.locator("#id_rules_name").press("Enter")  # closes the keyboard, sends nothing
+    expect(page.locator("#id_rules_name")).not_to_be_focused()
+    assert posts == []  # the dealer is chosen on the phone
+    page.get_by_role("button", name=save).tap()
+    expect(page.locator("#builder .banner")).to_contain_text(saved)
+    expect(page.locator("#builder .banner")).to_be_in_viewport()  # where Save as was
+    rule_set = RuleSet.objects.get()
+    assert f"/new/tamalou/?saved={rule_set.key}&name_0=L%C3%A9a&" in page.url
+    assert posts == ["save_rules"]
+    for i, name in enumerate(["Léa", "Marc", "Nina", ""]):
+        expect(page.locator(f"#id_name_{i}")).to_have_value(name)
+    expect(page.get_by_role("button", name=deals)).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#id_joker_value")).to_have_value("-2")
+    assert_fits_the_phone(page)
+    shoot(page, f"23-saved-as-{language}-{width}")
+    page.reload()
+    expect(page.locator("#builder .banner")).to_contain_text(saved)
+    expect(page.locator("#id_name_2")).to_have_value("Nina")
+    page.go_back()
+    expect(page).to_have_url(f"{live_server.url}/new/tamalou/")
+    page.go_forward()
+    expect(page.locator("#id_name_1")).to_have_value("Marc")
+    assert posts == ["save_rules"] and RuleSet.objects.count() == 1  # nothing sent again
+    page.locator("form#new-game button[value=create]").tap()
+    expect(page.locator(".house-line")).to_contain_text("Chez Mamie")
+    game = Game.objects.get()
+    assert game.players == ["Léa", "Marc", "Nina"] and game.first_dealer == 2
+    assert game.settings == {"joker_value": -2} and game.rules_name == "Chez Mamie"
+
+
 def test_choosing_another_deck_redraws_the_card_grid_in_place(page: Page, live_server):
     page.goto(f"{live_server.url}/new/koubo/")
     page.locator("#id_name_0").tap()

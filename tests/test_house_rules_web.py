@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.test import Client
@@ -252,6 +253,46 @@ def test_a_set_needs_a_name_of_1_to_40_characters(client, name, message):
     assert response.status_code == 400
     assert any(message in error for error in errors_of(page, "rules_name"))
     assert not RuleSet.objects.exists()
+
+
+def test_save_as_answers_with_a_redirect_to_the_set_and_the_players(client):
+    """Post, redirect, get: Back and a reload after Save as send nothing again; the page
+    the phone lands on shows the set just saved, in the builder, and the players typed."""
+    players = {"name_0": "Léa", "name_1": "Marc", "name_2": "", "name_3": "Nina", "dealer": "3"}
+    response = client.post("/new/tamalou/", {**MAMIE, **players, "action": "save_rules"})
+    rule_set = RuleSet.objects.get()
+    assert response.status_code == 302
+    where = urlsplit(response["Location"])
+    assert where.path == "/new/tamalou/" and where.fragment == "builder"
+    assert parse_qs(where.query, keep_blank_values=True) == {
+        "saved": [rule_set.key],
+        **{key: [value] for key, value in players.items()},
+    }
+    page = client.get(response["Location"]).content.decode()
+    assert players_shown(page) == (["Léa", "Marc", "", "Nina"], 3)
+    assert "Saved as “Chez Mamie”: this phone lists it with its house rules." in page
+    assert f'href="/h/{rule_set.key}/"' in page
+    assert '<details class="builder" id="builder" open>' in page
+    assert field_value(page, "joker_value") == "-5" and field_value(page, "call_penalty") == "10"
+    assert 'value="KH" selected' in page and field_value(page, "one_0_value") == "-1"
+    assert field_value(page, "rules_name") == "Chez Mamie"
+    assert f'value="rules-{rule_set.key}"' in page  # in this phone's list
+    # The game starts with what that page shows.
+    client.post("/new/tamalou/", {**MAMIE, **players, "action": "create"})
+    game = Game.objects.get()
+    assert game.players == ["Léa", "Marc", "Nina"] and game.first_dealer == 2
+    assert game.settings == MAMIE_SETTINGS and game.rules_name == "Chez Mamie"
+    # Another phone sent that address is not told it saved the set.
+    other = other_phone().get(response["Location"]).content.decode()
+    assert "Saved as" not in other and "The house rules “Chez Mamie” are filled in." in other
+
+
+def test_save_as_with_no_player_typed_redirects_to_the_set_alone(client):
+    response = client.post(
+        "/new/tamalou/", {**MAMIE, "name_0": "", "name_1": "", "action": "save_rules"}
+    )
+    rule_set = RuleSet.objects.get()
+    assert response["Location"] == f"/new/tamalou/?saved={rule_set.key}#builder"
 
 
 def test_picking_a_saved_set_fills_the_builder_and_keeps_the_players(client):

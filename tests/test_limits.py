@@ -370,6 +370,6 @@ def test_house_rules_saved_under_a_name_with_a_step_are_counted(tight):
     stranger = phone("192.0.2.11")
     saving = {**NEW_GAME, "action": "save_rules", "rules_name": "Chez nous", "step": "x"}
     for _ in range(3):
-        assert stranger.post("/new/tamalou/", saving).status_code == 200
+        assert stranger.post("/new/tamalou/", saving).status_code == 302  # to the set saved
     assert stranger.post("/new/tamalou/", saving).status_code == 429
     assert RuleSet.objects.count() == 3

@@ -51,33 +51,36 @@ def new_game_page(request, form: NewGameForm, status: int = 200, **shown) -> Htt
     return render(request, "new_game_variant.html", context | shown, status=status)
 
 
-def new_game_url(variant: str, players: dict, rules: str = "") -> str:
-    """The new-game page of ``variant`` showing ``players`` (``typed_players``) and the saved
-    set ``rules`` in the builder."""
-    query = {"rules": rules} if rules else {}
+def new_game_url(variant: str, players: dict, rules: str = "", saved: str = "") -> str:
+    """The new-game page of ``variant`` showing ``players`` (``typed_players``) and a saved
+    set: ``rules`` to fill the builder with, or ``saved``, the set just saved (scrolled to)."""
+    query = {"rules": rules} if rules else {"saved": saved} if saved else {}
     url = reverse("new_game_variant", args=[variant])
-    return url + (f"?{urlencode(query | players)}" if query or players else "")
+    url += f"?{urlencode(query | players)}" if query or players else ""
+    return url + ("#builder" if saved else "")
 
 
 def new_game_start(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     """The new-game page as it opens: the variant's own rules, or a saved set's (``?rules=``,
-    "Start a game with these rules"), with the players a tap on another page carried in the
-    query (``typed_players``)."""
+    "Start a game with these rules"; ``?saved=``, the set this phone just saved), with the
+    players a tap on another page carried in the query (``typed_players``)."""
     rows = player_rows(request.GET, min(4, engine.GAMES[variant].max_players))
     players = typed_players(request.GET, rows)
-    key = request.GET.get("rules", "")
+    key = request.GET.get("saved") or request.GET.get("rules", "")
     picked = RuleSet.objects.filter(key=key[:32], variant=variant).first()
     if picked is None:
         return new_game_page(request, NewGameForm(variant=variant, rows=rows, initial=players))
     form = NewGameForm.showing(picked, players, rows=rows)
+    if "saved" in request.GET and owns_rule_set(request, picked.key):
+        return new_game_page(request, form, saved=picked)
     return new_game_page(request, form, picked=picked)
 
 
 def builder_action(request, variant: str, data, rows: int) -> HttpResponse | None:
     """A tap in the house rules on the new-game page, answered (the players typed stay); None
-    for any other tap (a player row, Start the game). Picking a set and choosing another
-    variant are answered with a redirect to the page they lead to, the players in its query:
-    Back and a reload then send nothing again."""
+    for any other tap (a player row, Start the game). Saving a set, picking one and choosing
+    another variant are answered with a redirect to the page they lead to, the players in its
+    query: Back and a reload then send nothing again."""
     action = data.get("action", "")
     if action == "save_rules" and variant in VARIANTS:
         form = NewGameForm(data, variant=variant, rows=rows, only_rules=True, naming=True)
@@ -85,7 +88,7 @@ def builder_action(request, variant: str, data, rows: int) -> HttpResponse | Non
             return new_game_page(request, form, status=400)
         saved = form.save_rules()
         remember_rule_set(request, saved.key, own=True)
-        return new_game_page(request, form, saved=saved)
+        return redirect(new_game_url(variant, typed_players(data, rows), saved=saved.key))
     if action == "preview" and variant in VARIANTS:
         form = NewGameForm(data, variant=variant, rows=rows, only_rules=True)
         shown = {"preview": sample_round(form), "preview_refused": not form.is_valid()}

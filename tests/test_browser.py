@@ -522,6 +522,112 @@ LABEL_ON_TOP = """() => {
 }"""
 
 
+# Each landmark's label as the phone shows it: its text, whether its text lies inside its plate
+# (in the chart's units, half a unit of give) and both inside the chart's box on the screen,
+# whether the plate is painted after every curve, and which curves cross the plate (their
+# segments, and their markers half a marker around each point).
+LABELS_SEEN = """() => {
+  const svg = document.querySelector("#chart > svg");
+  const curves = [...svg.querySelectorAll("polyline")];
+  const reach = Number(svg.querySelector("marker").getAttribute("markerWidth")) / 2 - 0.2;
+  const within = (a, b, give) => a.left >= b.left - give && a.right <= b.right + give
+    && a.top >= b.top - give && a.bottom <= b.bottom + give;
+  const box = (b) => ({ left: b.x, right: b.x + b.width, top: b.y, bottom: b.y + b.height });
+  const crosses = (r, [xa, ya], [xb, yb]) => {
+    let start = 0, end = 1;
+    for (const [p, q] of [[xa - xb, xa - r.left], [xb - xa, r.right - xa],
+                          [ya - yb, ya - r.top], [yb - ya, r.bottom - ya]]) {
+      if (p === 0) { if (q < 0) return false; continue; }
+      const t = q / p;
+      if (p < 0) start = Math.max(start, t); else end = Math.min(end, t);
+    }
+    return start <= end;
+  };
+  const screen = svg.getBoundingClientRect();
+  return [...svg.querySelectorAll("text.lm")].map((text) => {
+    const plate = text.previousElementSibling;
+    const shape = box(plate.getBBox());
+    const grown = { left: shape.left - reach, right: shape.right + reach,
+                    top: shape.top - reach, bottom: shape.bottom + reach };
+    const crossing = curves.filter((curve) => {
+      const points = [...curve.points].map((p) => [p.x, p.y]);
+      return points.some((p, i) => i > 0 && crosses(shape, points[i - 1], p))
+        || points.some((p) => crosses(grown, p, p));
+    });
+    return {
+      text: text.textContent,
+      onPlate: plate.matches("rect.lm") && within(box(text.getBBox()), shape, 0.5),
+      inChart: within(text.getBoundingClientRect(), screen, 0)
+        && within(plate.getBoundingClientRect(), screen, 0),
+      overCurves: curves.every((curve) =>
+        curve.compareDocumentPosition(plate) & Node.DOCUMENT_POSITION_FOLLOWING),
+      crossedBy: crossing.map((curve) => curve.getAttribute("class")),
+    };
+  });
+}"""
+
+
+def game_of(variant: str, hands: list[list[int]], settings: dict | None = None) -> Game:
+    """A game of four played with typed totals, Léa calling every round."""
+    players = ["Léa", "Marc", "Nina", "Omar"]
+    game = Game.objects.create(variant=variant, players=players, settings=settings or {})
+    for number, row in enumerate(hands, 1):
+        data = {"hands": dict(zip(players, row, strict=True)), "caller": "Léa"}
+        Round.objects.create(game=game, position=number, data=data)
+    return game
+
+
+LABELS = {
+    "en": {
+        "dutch": ["100: out"],
+        "tamalou": ["Over 100: the end"],
+        "tamoul": ["100 → 50; over: the end"],
+        "fontenaysien": ["100: lost", "−50: won"],
+    },
+    "fr": {
+        "dutch": ["100\u202f: hors jeu"],
+        "tamalou": ["Au-delà de 100\u202f: fin"],
+        "tamoul": ["100 → 50\u202f; au-delà\u202f: fin"],
+        "fontenaysien": ["100\u202f: perdu", "−50\u202f: gagné"],
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_landmark_label_is_whole_in_the_chart_and_no_curve_crosses_it(
+    page: Page, live_server, language
+):
+    """Each variant's landmark labels, in either language, at 390 and 360 px: the whole text
+    on its plate inside the chart, where no player's line or marker passes (the Dutch game's
+    eight lines cross its 100 near the right end, and the label moves left of them), the plate
+    painted over the curves."""
+    host = live_server.url.split("//", 1)[1].split(":")[0]
+    page.context.add_cookies(
+        [{"name": "django_language", "value": language, "domain": host, "path": "/"}]
+    )
+    games = {
+        "dutch": finished_dutch_game(
+            ["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé", "Inès", "Hugo"]
+        ),
+        "tamalou": game_of("tamalou", [[30, 40, 45, 20], [30, 40, 45, 20]], {"limit": 100}),
+        "tamoul": game_of("tamoul", [[3, 40, 45, 20], [30, 40, 45, 20]]),
+        "fontenaysien": game_of("fontenaysien", [[0, 12, 7, 20], [0, 30, 3, 20]]),
+    }
+    for width, height in ((390, 844), (360, 740)):
+        page.set_viewport_size({"width": width, "height": height})
+        for name, game in games.items():
+            page.goto(f"{live_server.url}/g/{game.edit_key}/")
+            page.locator("#chart").scroll_into_view_if_needed()
+            seen = page.evaluate(LABELS_SEEN)
+            assert [label["text"] for label in seen] == LABELS[language][name]
+            for label in seen:
+                assert label["onPlate"] and label["inChart"] and label["overCurves"], label
+                assert label["crossedBy"] == [], label
+            page.locator("#chart").screenshot(
+                path=SCREENSHOTS / f"12-chart-{name}-{language}-{width}.png"
+            )
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_end_of_a_game_with_its_chart_in_both_themes(browser, live_server, scheme):
     game = finished_dutch_game(["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé", "Inès", "Hugo"])

@@ -24,6 +24,7 @@ from bench.servers import children_of
 from scoring.games.models import Game
 from scoring.live import push, stream
 from scoring.referee.engine import RoundEntry
+from tests.helpers import NOBODY_CALLED
 from tests.test_production import Browser, app_servers
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -67,9 +68,8 @@ def new_game(phone: Browser, server: str) -> tuple[str, str]:
 
 def save_round(phone: Browser, server: str, key: str, number: int) -> None:
     page = phone.get(f"{server}/g/{key}/")
-    phone.post(
-        f"{server}/g/{key}/", page, {"number": number, "save": "1", "total_0": "3", "total_1": "9"}
-    )
+    posted = {"number": number, "save": "1", "total_0": "3", "total_1": "9", **NOBODY_CALLED}
+    phone.post(f"{server}/g/{key}/", page, posted)
 
 
 def test_a_save_is_pushed_to_the_stream_and_the_live_part_catches_up_from_the_etag(tmp_path):

@@ -325,6 +325,7 @@ def test_two_phones_the_viewer_sees_a_save_pushed_and_catches_up_after_hiding(
         page.goto(f"{a}/g/{key}/")
         page.locator("#id_total_0").fill("3")
         page.locator("#id_total_1").fill("9")
+        page.locator(".calls label", has_text="Léa").first.tap()
         page.get_by_role("button", name="Save round 1").tap()
         expect(page.locator(".round-form h2")).to_have_text("Round 2")
         # Pushed: fetched once at the stream's word, no poll meanwhile.
@@ -338,6 +339,7 @@ def test_two_phones_the_viewer_sees_a_save_pushed_and_catches_up_after_hiding(
         )
         page.locator("#id_total_0").fill("4")
         page.locator("#id_total_1").fill("8")
+        page.locator(".calls label", has_text="Marc").first.tap()
         page.get_by_role("button", name="Save round 2").tap()
         expect(page.locator(".round-form h2")).to_have_text("Round 3")
         expect(viewer.locator("#history")).not_to_contain_text("Manche 2")

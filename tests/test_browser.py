@@ -371,6 +371,7 @@ def test_the_sheet_works_without_javascript_in_french(browser, live_server):
     expect(page.locator(".who-called")).to_contain_text("Personne n’a annoncé dans cette manche")
     expect(page.locator('.hand[data-seat="1"] .chips')).to_contain_text("D♦")  # kept
     assert not Round.objects.exists()
+    page.screenshot(path=SCREENSHOTS / "06-no-javascript-fr-asked-screen.png")
     page.locator("button[name=nobody_called]").tap()
     expect(page.locator(".round-form h2")).to_have_text("Manche 2")
     assert Game.objects.get().score().totals == {"Léa": 7, "Marc": 3}

@@ -404,8 +404,19 @@ def test_rounds_entered_offline_one_after_another_are_each_saved_once(page: Page
     for number, hands in ((1, ["3", "12", "8", "20"]), (2, ["7", "2", "9", "11"])):
         enter_typed_round(page, hands, "Nobody")
         page.get_by_role("button", name=f"Save round {number}").tap()
+        # Nobody called: the phone asks first, as the server would, and keeps nothing yet.
+        question = page.locator(".calls .who-called")
+        expect(question).to_be_in_viewport()
+        expect(question).to_have_attribute("role", "alert")
+        expect(page.locator("#pending .pending-round")).to_have_count(number - 1)
+        expect(page.locator("#id_total_3")).to_have_value(hands[3])
+        if number == 1:
+            shoot(page, "25-offline-nobody-called-390")
+        question.get_by_role("button", name="Save: nobody called").tap()
         expect(page.locator(".round-form h2")).to_have_text(f"Round {number + 1}")
+        expect(question).to_be_hidden()  # the next round is not asked about yet
     expect(page.locator("#pending .pending-round")).to_have_count(2)
+    expect(page.locator("#pending .call").first).to_have_text("Nobody called")
     assert Round.objects.count() == 0
 
     page.context.set_offline(False)

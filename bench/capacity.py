@@ -192,6 +192,7 @@ class Generator:
         await asyncio.sleep(random.uniform(0, SAVE_EVERY))
         number = first
         form = {f"total_{seat}": str(seat + 2) for seat in range(len(PLAYERS))}
+        form["nobody_called"] = "1"  # the form would ask first: the table's answer, with the round
         while self.saving:
             started = time.monotonic()
             body = urllib.parse.urlencode(

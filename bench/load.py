@@ -293,7 +293,8 @@ class Run:
                 return
             counter += 1
             payload = unique_payload(index, counter)
-            form = {"number": number, "save": 1, **totals_form(payload)}
+            # Nobody called: the form would ask first, the table's answer goes with the round.
+            form = {"number": number, "save": 1, "nobody_called": 1, **totals_form(payload)}
             page = self.send(phone, sheet, form, Attempt(index, "add", number, payload))
 
     def correct_round_1(self, index: int, phone: Phone) -> None:

@@ -7,12 +7,12 @@ that is set. The load comes from this process, on loopback. Then the same again 
 application under gthread workers (same worker count, 4 threads each), for comparison.
 
 1. An evening (bench/evening.py): ``--tables`` tables of 5 phones, each playing ``--rounds``
-   rounds, one every ``--pace`` seconds. A round: one phone saves it with htmx (the answer is
-   the sheet it returns to, redrawn in place); the four others fetch the live part with their
-   ETag (a 200), and again half a round later (a 304). Figures: the server's CPU per round (user + system of gunicorn's
-   master and workers over the rounds, from /proc, divided by the rounds played; budget
-   40 ms) and each kind of request's median and p95 as the phone waits for it (budget: p95
-   100 ms).
+   rounds, one every ``--pace`` seconds. A round: one phone saves it with htmx (the answer
+   is the sheet it returns to, redrawn in place); the four others fetch the live part with
+   their ETag (a 200), and again half a round later (a 304). Figures: the server's CPU per
+   round (user + system of gunicorn's master and workers over the rounds, from /proc,
+   divided by the rounds played; budget 40 ms) and each kind of request's median and p95
+   as the phone waits for it (budget: p95 100 ms).
 2. Long games: a save (htmx) and the whole sheet fetched after it (as a phone without
    JavaScript does after its save, or one coming back to the game), at round 500 against 30
    (games of 8 players, cards entered, a caller each round), one request at a time: the

@@ -8,6 +8,11 @@ from fractions import Fraction
 from scoring.referee.cards import parse_card
 from scoring.referee.engine import GameEntry, Penalty, RoundEntry, ScoreSheet, score_game
 
+# The table's answer when the round form asks whether nobody called a round (a variant whose
+# rounds end with a call, saved with nobody as the caller: HandsForm.caller_forgotten). Posted
+# with a round that nobody called, as the button under the question posts it.
+NOBODY_CALLED = {"nobody_called": "1"}
+
 
 def hand(spec: str | int | float | Fraction):
     if isinstance(spec, str):

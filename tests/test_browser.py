@@ -221,6 +221,7 @@ def test_after_a_save_the_totals_are_in_view_and_typing_goes_on(phone: Page, liv
     page.goto(f"{live_server.url}/g/{game.edit_key}/")
     for seat, total in enumerate(["3", "12", "8", "20"]):
         page.locator(f"#id_total_{seat}").fill(total)
+    page.locator(".calls label", has_text="Léa").first.tap()
     save = page.get_by_role("button", name="Save round 1")
     save.scroll_into_view_if_needed()
     box = save.bounding_box()
@@ -262,6 +263,7 @@ def test_the_phone_that_saves_folds_the_round_before_the_new_one(phone: Page, li
                 """document.querySelector('#pending .pending-rounds').innerHTML =
                 '<div class="theirs"><article class="round" id="round-1">theirs</article></div>'"""
             )
+        page.locator(".calls label", has_text="Léa").first.tap()
         page.get_by_role("button", name=f"Save round {number}").tap()
         expect(page.locator(".round-form h2")).to_have_text(f"Round {number + 1}")
         rounds = page.locator("#history-rounds > article.round")
@@ -295,7 +297,13 @@ def test_penalty_points_with_reasons_through_the_phone(page: Page, live_server):
     page.locator("#id_penalty-1-player").select_option("Nina")
     page.locator("#id_penalty-1-points").fill("2")
     shoot(page, "04-penalties")
+    # Nobody was tapped as the caller: asked first, the penalties still there.
     page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".calls .who-called")).to_be_in_viewport()
+    expect(page.locator("#id_penalty-1-player")).to_have_value("Nina")
+    expect(page.locator("#id_penalty-0-reason")).to_have_value("wrong quick discard")
+    assert not Round.objects.exists()
+    page.get_by_role("button", name="Save: nobody called").tap()
     expect(page.locator(".round-form h2")).to_have_text("Round 2")
     assert Round.objects.get().data["penalties"] == [
         {"player": "Marc", "points": 2, "reason": "wrong quick discard"},
@@ -359,11 +367,57 @@ def test_the_sheet_works_without_javascript_in_french(browser, live_server):
     page.locator(".hand-head .who", has_text="Marc").tap()
     tap_card(page, "QD")
     expect(page.locator('.hand[data-seat="1"] .chips')).to_contain_text("D♦")  # dame
-    page.get_by_role("button", name="Enregistrer la manche 1").tap()
+    page.get_by_role("button", name="Enregistrer la manche 1").tap()  # nobody tapped as caller
+    expect(page.locator(".who-called")).to_contain_text("Personne n’a annoncé dans cette manche")
+    expect(page.locator('.hand[data-seat="1"] .chips')).to_contain_text("D♦")  # kept
+    assert not Round.objects.exists()
+    page.screenshot(path=SCREENSHOTS / "06-no-javascript-fr-asked-screen.png")
+    page.locator("button[name=nobody_called]").tap()
     expect(page.locator(".round-form h2")).to_have_text("Manche 2")
     assert Game.objects.get().score().totals == {"Léa": 7, "Marc": 3}
     assert_fits_the_phone(page)
     shoot(page, "06-no-javascript-fr")
+    context.close()
+
+
+def test_a_round_saved_without_its_caller_asks_beside_the_callers_in_french(browser, live_server):
+    """A 360 px phone in French saves a round with nobody tapped as the caller: nothing is
+    stored, the question shows beside the caller's choice, both in view, with every card and
+    total still there; its button stores the round as one nobody called."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True, locale="fr-FR"
+    )
+    page = context.new_page()
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina", "Omar"])
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    tap_card(page, "KD")
+    tap_card(page, "3C")
+    for seat, total in ((1, "12"), (2, "8"), (3, "20")):
+        page.locator(f"#id_total_{seat}").fill(total)
+    page.get_by_role("button", name="Enregistrer la manche 1").tap()
+    question = page.locator(".calls .who-called")
+    expect(question).to_have_attribute("role", "alert")
+    expect(question.locator("p")).to_have_text(
+        "Personne n’a annoncé dans cette manche\u202f? Touchez qui a annoncé, "
+        "ou enregistrez-la comme une manche sans annonce."
+    )
+    expect(question).to_be_in_viewport()
+    expect(page.locator(".calls label", has_text="Personne")).to_be_in_viewport()
+    expect(page.locator(".calls label", has_text="Omar")).to_be_in_viewport()
+    assert not Round.objects.exists()
+    expect(page.locator('input[name="cards_0"]')).to_have_value("KD 3C")
+    expect(page.locator(".hand").first.locator(".chips")).to_contain_text("3♣")
+    expect(page.locator("#id_total_3")).to_have_value("20")
+    assert_fits_the_phone(page)
+    page.screenshot(path=SCREENSHOTS / "12-nobody-called-fr-360-screen.png")
+    answer = question.locator("button[name=nobody_called]")
+    expect(answer).to_have_text("Enregistrer sans annonce")
+    answer.tap()
+    expect(page.locator(".round-form h2")).to_have_text("Manche 2")
+    assert Round.objects.get().data == {
+        "hands": {"Léa": ["KD", "3C"], "Marc": 12, "Nina": 8, "Omar": 20}
+    }
+    expect(page.locator("#round-1")).to_contain_text("Personne n’a annoncé")
     context.close()
 
 
@@ -678,6 +732,112 @@ LABEL_ON_TOP = """() => {
     .filter((label) => last.compareDocumentPosition(label) & Node.DOCUMENT_POSITION_FOLLOWING)
     .map((label) => label.textContent);
 }"""
+
+
+# Each landmark's label as the phone shows it: its text, whether its text lies inside its plate
+# (in the chart's units, half a unit of give) and both inside the chart's box on the screen,
+# whether the plate is painted after every curve, and which curves cross the plate (their
+# segments, and their markers half a marker around each point).
+LABELS_SEEN = """() => {
+  const svg = document.querySelector("#chart > svg");
+  const curves = [...svg.querySelectorAll("polyline")];
+  const reach = Number(svg.querySelector("marker").getAttribute("markerWidth")) / 2 - 0.2;
+  const within = (a, b, give) => a.left >= b.left - give && a.right <= b.right + give
+    && a.top >= b.top - give && a.bottom <= b.bottom + give;
+  const box = (b) => ({ left: b.x, right: b.x + b.width, top: b.y, bottom: b.y + b.height });
+  const crosses = (r, [xa, ya], [xb, yb]) => {
+    let start = 0, end = 1;
+    for (const [p, q] of [[xa - xb, xa - r.left], [xb - xa, r.right - xa],
+                          [ya - yb, ya - r.top], [yb - ya, r.bottom - ya]]) {
+      if (p === 0) { if (q < 0) return false; continue; }
+      const t = q / p;
+      if (p < 0) start = Math.max(start, t); else end = Math.min(end, t);
+    }
+    return start <= end;
+  };
+  const screen = svg.getBoundingClientRect();
+  return [...svg.querySelectorAll("text.lm")].map((text) => {
+    const plate = text.previousElementSibling;
+    const shape = box(plate.getBBox());
+    const grown = { left: shape.left - reach, right: shape.right + reach,
+                    top: shape.top - reach, bottom: shape.bottom + reach };
+    const crossing = curves.filter((curve) => {
+      const points = [...curve.points].map((p) => [p.x, p.y]);
+      return points.some((p, i) => i > 0 && crosses(shape, points[i - 1], p))
+        || points.some((p) => crosses(grown, p, p));
+    });
+    return {
+      text: text.textContent,
+      onPlate: plate.matches("rect.lm") && within(box(text.getBBox()), shape, 0.5),
+      inChart: within(text.getBoundingClientRect(), screen, 0)
+        && within(plate.getBoundingClientRect(), screen, 0),
+      overCurves: curves.every((curve) =>
+        curve.compareDocumentPosition(plate) & Node.DOCUMENT_POSITION_FOLLOWING),
+      crossedBy: crossing.map((curve) => curve.getAttribute("class")),
+    };
+  });
+}"""
+
+
+def game_of(variant: str, hands: list[list[int]], settings: dict | None = None) -> Game:
+    """A game of four played with typed totals, Léa calling every round."""
+    players = ["Léa", "Marc", "Nina", "Omar"]
+    game = Game.objects.create(variant=variant, players=players, settings=settings or {})
+    for number, row in enumerate(hands, 1):
+        data = {"hands": dict(zip(players, row, strict=True)), "caller": "Léa"}
+        Round.objects.create(game=game, position=number, data=data)
+    return game
+
+
+LABELS = {
+    "en": {
+        "dutch": ["100: out"],
+        "tamalou": ["Over 100: the end"],
+        "tamoul": ["100 → 50; over: the end"],
+        "fontenaysien": ["100: lost", "−50: won"],
+    },
+    "fr": {
+        "dutch": ["100\u202f: hors jeu"],
+        "tamalou": ["Au-delà de 100\u202f: fin"],
+        "tamoul": ["100 → 50\u202f; au-delà\u202f: fin"],
+        "fontenaysien": ["100\u202f: perdu", "−50\u202f: gagné"],
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_landmark_label_is_whole_in_the_chart_and_no_curve_crosses_it(
+    page: Page, live_server, language
+):
+    """Each variant's landmark labels, in either language, at 390 and 360 px: the whole text
+    on its plate inside the chart, where no player's line or marker passes (the Dutch game's
+    eight lines cross its 100 near the right end, and the label moves left of them), the plate
+    painted over the curves."""
+    host = live_server.url.split("//", 1)[1].split(":")[0]
+    page.context.add_cookies(
+        [{"name": "django_language", "value": language, "domain": host, "path": "/"}]
+    )
+    games = {
+        "dutch": finished_dutch_game(
+            ["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé", "Inès", "Hugo"]
+        ),
+        "tamalou": game_of("tamalou", [[30, 40, 45, 20], [30, 40, 45, 20]], {"limit": 100}),
+        "tamoul": game_of("tamoul", [[3, 40, 45, 20], [30, 40, 45, 20]]),
+        "fontenaysien": game_of("fontenaysien", [[0, 12, 7, 20], [0, 30, 3, 20]]),
+    }
+    for width, height in ((390, 844), (360, 740)):
+        page.set_viewport_size({"width": width, "height": height})
+        for name, game in games.items():
+            page.goto(f"{live_server.url}/g/{game.edit_key}/")
+            page.locator("#chart").scroll_into_view_if_needed()
+            seen = page.evaluate(LABELS_SEEN)
+            assert [label["text"] for label in seen] == LABELS[language][name]
+            for label in seen:
+                assert label["onPlate"] and label["inChart"] and label["overCurves"], label
+                assert label["crossedBy"] == [], label
+            page.locator("#chart").screenshot(
+                path=SCREENSHOTS / f"12-chart-{name}-{language}-{width}.png"
+            )
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

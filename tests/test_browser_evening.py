@@ -38,6 +38,7 @@ def ended_game(page: Page, base: str) -> Game:
     for seat, total in enumerate(["3", "12", "8"]):
         page.locator(f"#id_total_{seat}").fill(total)
     page.get_by_role("button", name="Save round 1").tap()
+    page.locator("button[name=nobody_called]").tap()  # asked: nobody called this round
     expect(page.locator(".round-form h2")).to_have_text("Round 2")
     page.locator("summary", has_text="End the game now").tap()
     page.get_by_role("button", name="Yes, end the game").tap()

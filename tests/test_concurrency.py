@@ -10,6 +10,7 @@ import pytest
 
 from bench.phone import Phone
 from scoring.games.models import Game, Round
+from tests.helpers import NOBODY_CALLED
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PHONES = 6
@@ -45,7 +46,7 @@ def test_phones_saving_the_same_round_at_once_store_exactly_one(live_server):
         [
             (
                 lambda p=p, i=i: p.post(
-                    f"/g/{game.edit_key}/", {"number": 1, "save": 1, **hands(i, 9)}
+                    f"/g/{game.edit_key}/", {"number": 1, "save": 1, **hands(i, 9), **NOBODY_CALLED}
                 )
             )
             for i, p in enumerate(phones)
@@ -100,7 +101,9 @@ def test_deleting_and_adding_at_once_leaves_no_gap_or_duplicate(live_server):
     (deleted, _), (added, _) = all_at_once(
         [
             lambda: deleting.post(f"/g/{game.edit_key}/rounds/{second.pk}/delete/", {}),
-            lambda: adding.post(f"/g/{game.edit_key}/", {"number": 4, "save": 1, **hands(4, 9)}),
+            lambda: adding.post(
+                f"/g/{game.edit_key}/", {"number": 4, "save": 1, **hands(4, 9), **NOBODY_CALLED}
+            ),
         ]
     )
     assert deleted == 302

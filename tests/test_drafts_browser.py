@@ -261,6 +261,7 @@ def test_a_live_update_moves_the_form_and_its_draft_to_the_next_round(
     other.goto(sheet)
     other.locator("#id_total_0").fill("1")
     other.locator("#id_total_1").fill("2")
+    other.locator(".calls label", has_text="Marc").first.tap()
     other.get_by_role("button", name="Enregistrer la manche 1").tap()
     expect(other.locator(".round-form h2")).to_have_text("Manche 2")
     other.context.close()
@@ -272,6 +273,7 @@ def test_a_live_update_moves_the_form_and_its_draft_to_the_next_round(
     expect(page.locator("#id_total_0")).to_have_value("4")
     page.locator("#id_total_1").tap()
     page.keyboard.type("6")
+    page.locator(".calls label", has_text="Léa").first.tap()
     page.get_by_role("button", name="Save round 2").tap()
     expect(page.locator(".round-form h2")).to_have_text("Round 3")
     assert [r.data["hands"] for r in Round.objects.order_by("position")] == [
@@ -292,6 +294,7 @@ def test_a_round_saved_elsewhere_first_keeps_mine_as_the_next_until_discarded(
     page.keyboard.type("4")
     page.locator("#id_total_1").tap()
     page.keyboard.type("6")
+    page.locator(".calls label", has_text="Léa").first.tap()
     game.add_round(1, engine.RoundEntry(hands={"Léa": 1, "Marc": 2}))  # another phone
     page.get_by_role("button", name="Save round 1").tap()
     expect(page.locator(".conflict")).to_contain_text("Round 1 was saved from another phone")
@@ -310,6 +313,7 @@ def test_a_round_saved_elsewhere_first_keeps_mine_as_the_next_until_discarded(
     game.add_round(3, engine.RoundEntry(hands={"Léa": 1, "Marc": 2}))
     page.locator("#id_total_1").tap()
     page.keyboard.type("7")
+    page.locator(".calls label", has_text="Léa").first.tap()
     page.get_by_role("button", name="Save round 3").tap()
     page.get_by_role("link", name="Discard my round").tap()
     expect(page.locator(".round-form h2")).to_have_text("Round 4")

@@ -156,3 +156,37 @@ def test_a_save_the_busy_database_breaks_off_stores_nothing(monkeypatch):
     assert response.status_code == 503
     game.refresh_from_db()
     assert game.rounds.count() == 0 and game.state == state
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [
+        "terminating connection due to administrator command",  # PostgreSQL dropped it
+        "server closed the connection unexpectedly",  # PostgreSQL stopped
+        "database or disk is full",  # SQLite on a full disk
+        "disk I/O error",  # SQLite on a failing disk
+    ],
+)
+def test_a_database_that_is_down_is_a_503_to_try_again_and_a_save_stores_nothing(fault):
+    """Every page while the database is down, and a save: 503 with Retry-After, saying what
+    happened in the reader's language; nothing stored."""
+    from django.db import OperationalError
+
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    state = game.state
+
+    def down(*args):
+        raise OperationalError(fault)
+
+    with connection.execute_wrapper(down):
+        french = Client().get(f"/g/{game.edit_key}/")
+        english = Client().get(f"/s/{game.share_key}/live/", HTTP_ACCEPT_LANGUAGE="en")
+        saved = Client().post(
+            f"/g/{game.edit_key}/", {"number": "1", "save": "1", "total_0": "3", "total_1": "9"}
+        )
+    assert [r.status_code for r in (french, english, saved)] == [503, 503, 503]
+    assert french["Retry-After"] == "5"
+    assert "Le serveur ne peut pas joindre sa base de données" in french.content.decode()
+    assert "cannot reach its database" in english.content.decode()
+    game.refresh_from_db()
+    assert game.rounds.count() == 0 and game.state == state

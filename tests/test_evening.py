@@ -17,7 +17,7 @@ from bench.fixtures import evening_game
 from bench.phone import Phone
 from scoring.games.models import Game, Round
 from scoring.pages.display import say
-from tests.helpers import exported_as
+from tests.helpers import NOBODY_CALLED, exported_as
 
 EXAMPLES = Path(__file__).parent / "examples"
 
@@ -63,7 +63,8 @@ def text(response) -> str:
 
 
 def typed_round(client, game: Game, number: int, totals: list[int]):
-    data = {"number": number, "save": "1"}
+    """A round of typed hand totals that nobody called."""
+    data = {"number": number, "save": "1", **NOBODY_CALLED}
     data |= {f"total_{seat}": str(total) for seat, total in enumerate(totals)}
     return client.post(f"/g/{game.edit_key}/", data)
 

@@ -16,6 +16,7 @@ from scoring.games.models import Game
 from scoring.referee import engine
 from scoring.referee.variants import VARIANTS
 from scoring.templatetags.tamalou import card_in
+from tests.helpers import NOBODY_CALLED
 
 pytestmark = pytest.mark.django_db
 
@@ -200,7 +201,7 @@ def test_a_phone_following_a_finished_game_gets_a_rematch_button_that_works_for_
     token = re.search(
         r'name="csrfmiddlewaretoken" value="([^"]+)"', first.get(f"/g/{game.edit_key}/").text
     )
-    posted = {"csrfmiddlewaretoken": token.group(1), "number": "1", "save": "1"}
+    posted = {"csrfmiddlewaretoken": token.group(1), "number": "1", "save": "1", **NOBODY_CALLED}
     first.post(f"/g/{game.edit_key}/", posted | {"total_0": "3", "total_1": "4"})
     first.get(f"/g/{game.edit_key}/live/", HTTP_HX_REQUEST="true")  # drawn, parts kept
     live = second.get(f"/g/{game.edit_key}/live/", HTTP_HX_REQUEST="true").text

@@ -443,3 +443,24 @@ def test_statistics_leave_tambouille_matches_out(client):
     save(client, game, 0, 25)
     page = text(client.get("/stats/"))
     assert "From the 0 games this phone knows (0 finished)" in page
+
+
+def test_a_turn_round_saved_while_the_sheet_is_drawn_leaves_it_whole(client, monkeypatch):
+    """Another phone's save lands after the sheet read the match's score, before it read its
+    turn rounds: the page shows what it read (no 500), the next view the new turn round."""
+    game = new_match(client, "Léa", "Marc", "Nina")
+    assert save(client, game, 38, 35, 39).status_code == 302
+    other = Client()
+    other.cookies["django_language"] = "en"  # as this phone: the nested save sets the language
+    score = Game.score
+
+    def score_then_another_phone_saves(self):
+        sheet = score(self)
+        monkeypatch.setattr(Game, "score", score)
+        assert save(other, game, 31, 33, 30, number=2).status_code == 302
+        return sheet
+
+    monkeypatch.setattr(Game, "score", score_then_another_phone_saves)
+    page = client.get(f"/g/{game.edit_key}/")
+    assert page.status_code == 200 and "1 turn round played" in text(page)
+    assert "2 turn rounds played" in text(client.get(f"/g/{game.edit_key}/"))

@@ -196,6 +196,17 @@ def test_a_round_sent_from_offline_is_scored_and_stored_once_however_often_sent(
     assert Game.objects.get(pk=game.pk).score().totals == {"Léa": 0, "Marc": 12, "Nina": 8}
 
 
+def test_a_round_kept_offline_without_a_caller_is_not_asked_about_again(client):
+    """The phone asked whether nobody called before keeping it (static/js/keep.js); the sync,
+    with no page to ask on, stores it as kept. Saved from the sheet, it is asked about."""
+    game = Game.objects.create(variant="tamalou", players=PLAYERS)
+    assert sync(client, game, typed(1, "5", "6", "7")).json() == {"saved": 1}
+    assert Round.objects.get().data == {"hands": {"Léa": 5, "Marc": 6, "Nina": 7}}
+    asked = client.post(f"/g/{game.edit_key}/", typed(2, "5", "6", "7"))
+    assert asked.status_code == 400 and 'class="who-called" role="alert"' in asked.text
+    assert Round.objects.count() == 1
+
+
 def test_a_round_another_phone_saved_first_comes_back_with_theirs(client):
     game = Game.objects.create(variant="tamalou", players=PLAYERS)
     assert sync(client, game, typed(1, "5", "6", "7")).status_code == 200  # the other phone

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from scoring.games.models import Game, Round
 from tests.conftest import CHROMIUM
 from tests.helpers import rnd
-from tests.test_browser import assert_fits_the_phone, shoot, tap_card, totals
+from tests.test_browser import SCREENSHOTS, assert_fits_the_phone, shoot, tap_card, totals
 from tests.test_drafts_browser import draft_holds, no_draft_left
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -404,8 +404,19 @@ def test_rounds_entered_offline_one_after_another_are_each_saved_once(page: Page
     for number, hands in ((1, ["3", "12", "8", "20"]), (2, ["7", "2", "9", "11"])):
         enter_typed_round(page, hands, "Nobody")
         page.get_by_role("button", name=f"Save round {number}").tap()
+        # Nobody called: the phone asks first, as the server would, and keeps nothing yet.
+        question = page.locator(".calls .who-called")
+        expect(question).to_be_in_viewport()
+        expect(question).to_have_attribute("role", "alert")
+        expect(page.locator("#pending .pending-round")).to_have_count(number - 1)
+        expect(page.locator("#id_total_3")).to_have_value(hands[3])
+        if number == 1:
+            shoot(page, "25-offline-nobody-called-390")
+        question.get_by_role("button", name="Save: nobody called").tap()
         expect(page.locator(".round-form h2")).to_have_text(f"Round {number + 1}")
+        expect(question).to_be_hidden()  # the next round is not asked about yet
     expect(page.locator("#pending .pending-round")).to_have_count(2)
+    expect(page.locator("#pending .call").first).to_have_text("Nobody called")
     assert Round.objects.count() == 0
 
     page.context.set_offline(False)
@@ -416,3 +427,57 @@ def test_rounds_entered_offline_one_after_another_are_each_saved_once(page: Page
         {"Léa": 3, "Marc": 12, "Nina": 8, "Omar": 20},
         {"Léa": 7, "Marc": 2, "Nina": 9, "Omar": 11},
     ]
+
+
+@pytest.mark.parametrize(
+    ("language", "size", "emptied", "shown"),
+    [
+        ("en", (390, 844), ["Nina"], ["Emptied hand: Nina", "Penalty points", "Marc +5 (late)"]),
+        (
+            "fr",
+            (360, 740),
+            ["Léa", "Nina"],
+            ["Mains vidées\u202f: Léa et Nina", "Points de pénalité", "Marc +5 (en retard)"],
+        ),
+    ],
+)
+def test_a_round_kept_offline_shows_its_emptied_hands_and_penalty_points(
+    page: Page, live_server, language, size, emptied, shown
+):
+    """The kept card says all the round holds, in the page's language: beside the hands and
+    the caller, who emptied their hand and each penalty with its reason, as they are saved."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    host = live_server.url.split("//", 1)[1].split(":")[0]
+    page.context.add_cookies(
+        [{"name": "django_language", "value": language, "domain": host, "path": "/"}]
+    )
+    game = Game.objects.create(variant="tamalou", players=PLAYERS)
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    controlled(page)
+    page.context.set_offline(True)
+    enter_typed_round(page, ["0", "12", "0", "20"], "Léa")
+    page.locator(".extras summary").tap()
+    for name in emptied:
+        page.locator(".extras label", has_text=name).tap()
+    page.locator("select[name=penalty-0-player]").select_option("Marc")
+    page.locator("input[name=penalty-0-points]").tap()
+    page.keyboard.type("5")
+    page.locator("input[name=penalty-0-reason]").tap()
+    reason = shown[2].split("(")[1].rstrip(")")
+    page.keyboard.type(reason)
+    page.locator("button[name=save]").tap()
+
+    card = page.locator("#pending .pending-round")
+    expect(card).to_be_visible()
+    expect(card.locator(".pending-emptied")).to_have_text(shown[0])
+    expect(card.locator(".pending-penalties p")).to_have_text(shown[1])
+    expect(card.locator(".pending-penalties li")).to_have_text([shown[2]])
+    assert_fits_the_phone(page)
+    card.scroll_into_view_if_needed()
+    page.screenshot(path=SCREENSHOTS / f"25-offline-kept-extras-{language}-{size[0]}.png")
+
+    page.context.set_offline(False)  # sent as kept, and saved as the card said
+    expect(page.locator("#history #round-1")).to_be_visible()
+    stored = Round.objects.get().data
+    assert stored["emptied"] == emptied
+    assert stored["penalties"] == [{"player": "Marc", "points": 5, "reason": reason}]

@@ -24,6 +24,7 @@ from django.test.utils import CaptureQueriesContext
 from bench.fixtures import evening_game
 from bench.servers import gunicorn
 from scoring.games.models import Game
+from tests.helpers import NOBODY_CALLED
 
 ROOT = Path(__file__).resolve().parent.parent
 # Set for this test process (Playwright's event loop; development defaults), not for a server.
@@ -106,7 +107,7 @@ def test_a_page_shows_a_new_round_at_once(client):
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
     url = f"/g/{game.edit_key}/"
     assert "Round 1</h3>" not in client.get(url).content.decode()
-    client.post(url, {"number": 1, "save": "1", "total_0": "3", "total_1": "9"})
+    client.post(url, {"number": 1, "save": "1", "total_0": "3", "total_1": "9", **NOBODY_CALLED})
     assert "Round 1</h3>" in client.get(url).content.decode()
 
 
@@ -212,7 +213,8 @@ def test_requests_alternating_between_two_app_servers(two_servers):
     assert "Manche 1</h3>" not in viewer_before
 
     page = phone.get(f"{b}/g/{key}/")  # the form from server B, saved through server A
-    phone.post(f"{a}/g/{key}/", page, {"number": 1, "save": "1", "total_0": "3", "total_1": "9"})
+    posted = {"number": 1, "save": "1", "total_0": "3", "total_1": "9", **NOBODY_CALLED}
+    phone.post(f"{a}/g/{key}/", page, posted)
     for server in (a, b):  # no server shows a stale sheet, page or live part
         assert "Manche 1</h3>" in other_phone.get(f"{server}/{share}")
         assert "Manche 1</h3>" in phone.get(f"{server}/g/{key}/")

@@ -24,6 +24,7 @@ from bench.servers import children_of
 from scoring.games.models import Game
 from scoring.live import push, stream
 from scoring.referee.engine import RoundEntry
+from tests.helpers import NOBODY_CALLED
 from tests.test_production import Browser, app_servers
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -67,9 +68,8 @@ def new_game(phone: Browser, server: str) -> tuple[str, str]:
 
 def save_round(phone: Browser, server: str, key: str, number: int) -> None:
     page = phone.get(f"{server}/g/{key}/")
-    phone.post(
-        f"{server}/g/{key}/", page, {"number": number, "save": "1", "total_0": "3", "total_1": "9"}
-    )
+    posted = {"number": number, "save": "1", "total_0": "3", "total_1": "9", **NOBODY_CALLED}
+    phone.post(f"{server}/g/{key}/", page, posted)
 
 
 def test_a_save_is_pushed_to_the_stream_and_the_live_part_catches_up_from_the_etag(tmp_path):
@@ -325,6 +325,7 @@ def test_two_phones_the_viewer_sees_a_save_pushed_and_catches_up_after_hiding(
         page.goto(f"{a}/g/{key}/")
         page.locator("#id_total_0").fill("3")
         page.locator("#id_total_1").fill("9")
+        page.locator(".calls label", has_text="Léa").first.tap()
         page.get_by_role("button", name="Save round 1").tap()
         expect(page.locator(".round-form h2")).to_have_text("Round 2")
         # Pushed: fetched once at the stream's word, no poll meanwhile.
@@ -338,6 +339,7 @@ def test_two_phones_the_viewer_sees_a_save_pushed_and_catches_up_after_hiding(
         )
         page.locator("#id_total_0").fill("4")
         page.locator("#id_total_1").fill("8")
+        page.locator(".calls label", has_text="Marc").first.tap()
         page.get_by_role("button", name="Save round 2").tap()
         expect(page.locator(".round-form h2")).to_have_text("Round 3")
         expect(viewer.locator("#history")).not_to_contain_text("Manche 2")

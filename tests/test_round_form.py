@@ -12,6 +12,7 @@ from django.test import Client
 from scoring.games.models import Game, Round
 from scoring.referee import engine
 from scoring.referee.variants import VARIANTS
+from tests.helpers import NOBODY_CALLED
 
 pytestmark = pytest.mark.django_db
 
@@ -187,9 +188,8 @@ def test_numbers_take_the_digits_0_to_9_only(client, digits):
 
 def test_a_second_tap_on_save_over_a_fresh_form_says_one_thing_and_stores_nothing(client):
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
-    client.post(
-        f"/g/{game.edit_key}/", {"number": "1", "save": "1", "total_0": "3", "total_1": "4"}
-    )
+    first = {"number": "1", "save": "1", "total_0": "3", "total_1": "4", **NOBODY_CALLED}
+    client.post(f"/g/{game.edit_key}/", first)
     page = client.post(f"/g/{game.edit_key}/", {"number": "2", "save": "1"}).content.decode()
     assert page.count('role="alert"') == 0 and "Enter the hands first." in page  # no red
     assert Round.objects.count() == 1
@@ -197,7 +197,7 @@ def test_a_second_tap_on_save_over_a_fresh_form_says_one_thing_and_stores_nothin
 
 def test_the_same_round_sent_twice_is_stored_once_without_a_conflict(client):
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
-    posted = {"number": "1", "save": "1", "total_0": "3", "total_1": "4"}
+    posted = {"number": "1", "save": "1", "total_0": "3", "total_1": "4", **NOBODY_CALLED}
     assert client.post(f"/g/{game.edit_key}/", posted).status_code == 302
     assert client.post(f"/g/{game.edit_key}/", posted).status_code == 302
     assert Round.objects.count() == 1
@@ -237,6 +237,141 @@ def test_card_names_are_in_the_page_language():
     assert 'data-card="KH"' in page  # the game file keeps its codes
 
 
+# --- a round nobody called -------------------------------------------------------------------
+
+QUESTION = "Nobody called this round? Tap who called, or save it as a round nobody called."
+ANSWER = '<button type="submit" name="nobody_called" value="1" class="button">'
+
+
+def asks(page: str) -> bool:
+    """Whether the page asks if nobody called (the question is on every round form of a game
+    whose rounds end with a call, hidden until it is asked)."""
+    return 'class="who-called" role="alert"' in page
+
+
+def calls_box(page: str) -> str:
+    """The caller's choice on the round form, and what is shown beside it."""
+    start = page.index('<fieldset class="calls">')
+    return page[start : page.index("</fieldset>", start)]
+
+
+def round_typed(**fields) -> dict:
+    """Round 1 as a table enters it: cards, a typed total and a penalty, nobody tapped as caller."""
+    posted = {"number": "1", "save": "1", "cards_0": "KD 3C", "total_1": "9"}
+    posted |= {"penalty-TOTAL_FORMS": "1", "penalty-INITIAL_FORMS": "0"}
+    posted |= {"penalty-0-player": "Marc", "penalty-0-points": "2", "penalty-0-reason": "peeked"}
+    return posted | fields
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_round_saved_with_nobody_as_caller_is_asked_about_before_it_is_stored(client, htmx):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    headers = {"HX-Request": "true"} if htmx else {}
+    asked = client.post(f"/g/{game.edit_key}/", round_typed(), headers=headers)
+    page = asked.content.decode()
+    assert asked.status_code == (200 if htmx else 400) and not Round.objects.exists()
+    assert page.lstrip().startswith("<form") is htmx  # with htmx, the form answers in place
+    assert asks(page) and QUESTION in calls_box(page) and ANSWER in calls_box(page)
+    # Nothing typed is lost: the cards, the total, the penalty and its reason.
+    assert 'name="cards_0" value="KD 3C"' in page and 'name="total_1" value="9"' in page
+    assert '<option value="Marc" selected>' in page and 'name="penalty-0-points" value="2"' in page
+    assert 'name="penalty-0-reason" value="peeked"' in page
+    answered = client.post(f"/g/{game.edit_key}/", round_typed(**NOBODY_CALLED), headers=headers)
+    assert answered.status_code == (200 if htmx else 302)
+    assert Round.objects.get().data == {
+        "hands": {"Léa": ["KD", "3C"], "Marc": 9},
+        "penalties": [{"player": "Marc", "points": 2, "reason": "peeked"}],
+    }
+    page = client.get(f"/g/{game.edit_key}/").content.decode()
+    assert "Nobody called: everyone scores their hand total." in page and "Round 2" in page
+    assert not asks(page)
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_round_with_its_caller_tapped_is_stored_at_once(client, htmx):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    headers = {"HX-Request": "true"} if htmx else {}
+    saved = client.post(f"/g/{game.edit_key}/", round_typed(caller="Léa"), headers=headers)
+    assert saved.status_code == (200 if htmx else 302)
+    assert Round.objects.get().data["caller"] == "Léa"
+    assert not asks(saved.content.decode())
+
+
+def test_the_question_comes_with_every_other_refusal_and_its_answer_is_kept(client):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina"])
+    posted = {"number": "1", "save": "1", "total_0": "3", "total_1": "x"}  # and no hand for Nina
+    page = client.post(f"/g/{game.edit_key}/", posted).content.decode()
+    assert asks(page) and "Enter a number with the digits 0 to 9." in page
+    assert "Enter this player&#x27;s cards or hand total." in page
+    assert not Round.objects.exists()
+    # Answered while a hand is still missing: that is said; the answer stays in the form.
+    posted |= {"total_1": "9", **NOBODY_CALLED}
+    page = client.post(f"/g/{game.edit_key}/", posted).content.decode()
+    assert not asks(page) and "Enter this player&#x27;s cards or hand total." in page
+    assert re.search(r'<input type="hidden" name="nobody_called" value="1"', page)
+    assert not Round.objects.exists()
+    # Save, with the answer as the form now holds it: stored, not asked again.
+    assert client.post(f"/g/{game.edit_key}/", posted | {"total_2": "8"}).status_code == 302
+    assert "caller" not in Round.objects.get().data
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_variant_whose_rounds_end_with_a_call_asks(client, variant):
+    """RULES.md: in every Tamalou variant a round ends when a player calls."""
+    game = Game.objects.create(variant=variant, players=["Léa", "Marc"])
+    posted = {"number": "1", "save": "1", "total_0": "3", "total_1": "9"}
+    page = client.post(f"/g/{game.edit_key}/", posted).content.decode()
+    assert asks(page) and not Round.objects.exists()
+    assert client.post(f"/g/{game.edit_key}/", posted | NOBODY_CALLED).status_code == 302
+
+
+def test_a_turn_round_of_tambouille_ends_with_no_call_and_is_not_asked_about(client):
+    game = Game.objects.create(variant="tambouille", players=["Léa", "Marc"])
+    page = client.get(f"/g/{game.edit_key}/").content.decode()
+    assert "who-called" not in page and 'name="caller"' not in page
+    posted = {"number": "1", "save": "1", "count_0": "5", "count_1": "6"}
+    assert client.post(f"/g/{game.edit_key}/", posted).status_code == 302
+
+
+@pytest.mark.parametrize(("variant", "asked"), [("fontenaysien", False), ("tamalou", True)])
+def test_an_emptied_hand_ends_a_fontenaysien_round_without_a_call(client, variant, asked):
+    """Fontenaysien: a player who discards all their cards ends the round at once; in Tamalou
+    he must still call at his next turn."""
+    game = Game.objects.create(variant=variant, players=["Léa", "Marc"])
+    posted = {"number": "1", "save": "1", "total_0": "0", "total_1": "9", "emptied": ["Léa"]}
+    answer = client.post(f"/g/{game.edit_key}/", posted)
+    assert asks(answer.content.decode()) is asked
+    assert Round.objects.exists() is not asked
+
+
+def test_a_correction_asks_only_when_it_takes_the_caller_away(client):
+    """A round stored without a caller (the table said so, or a game file) is corrected at once;
+    one stored with its caller and corrected to nobody is asked about first."""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    client.post(
+        f"/g/{game.edit_key}/",
+        {"number": "1", "save": "1", "total_0": "3", "total_1": "9", **NOBODY_CALLED},
+    )
+    client.post(
+        f"/g/{game.edit_key}/",
+        {"number": "2", "save": "1", "total_0": "2", "total_1": "9", "caller": "Léa"},
+    )
+    first, second = Round.objects.order_by("position")
+
+    def correct(stored, number, **fields):
+        fixed = {"number": str(number), "edits": "0", "save": "1", "total_0": "4", "total_1": "9"}
+        return client.post(f"/g/{game.edit_key}/rounds/{stored.pk}/edit/", fixed | fields)
+
+    assert correct(first, 1).status_code == 302
+    asked = correct(second, 2)
+    assert asked.status_code == 400 and asks(asked.content.decode())
+    second.refresh_from_db()
+    assert second.data == {"hands": {"Léa": 2, "Marc": 9}, "caller": "Léa"} and second.edits == 0
+    assert correct(second, 2, **NOBODY_CALLED).status_code == 302
+    second.refresh_from_db()
+    assert second.data == {"hands": {"Léa": 4, "Marc": 9}} and second.edits == 1
+
+
 # --- caches ---------------------------------------------------------------------------------
 
 
@@ -272,7 +407,7 @@ def test_the_language_and_the_link_each_get_their_own_page(client):
 def test_a_round_sent_again_after_later_rounds_is_not_offered_as_a_new_one(client):
     """Its answer was lost (a phone's connection, a server restart) and it is sent again."""
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
-    first = {"number": "1", "save": "1", "total_0": "3", "total_1": "4"}
+    first = {"number": "1", "save": "1", "total_0": "3", "total_1": "4", **NOBODY_CALLED}
     client.post(f"/g/{game.edit_key}/", first)
     client.post(f"/g/{game.edit_key}/", {**first, "number": "2", "total_0": "7"})
     again = client.post(f"/g/{game.edit_key}/", first)
@@ -333,7 +468,8 @@ def test_the_plain_cookie_of_an_earlier_version_is_not_read(client):
 def test_a_round_of_an_ended_game_can_be_deleted_and_put_back(client):
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
     for n in (1, 2, 3):
-        client.post(f"/g/{game.edit_key}/", {"number": n, "save": "1", "total_0": n, "total_1": 9})
+        posted = {"number": n, "save": "1", "total_0": n, "total_1": 9, **NOBODY_CALLED}
+        client.post(f"/g/{game.edit_key}/", posted)
     client.post(f"/g/{game.edit_key}/end/")
     second = Round.objects.get(game=game, position=2)
     client.post(f"/g/{game.edit_key}/rounds/{second.pk}/delete/")
@@ -341,13 +477,15 @@ def test_a_round_of_an_ended_game_can_be_deleted_and_put_back(client):
     response = client.post(f"/g/{game.edit_key}/rounds/{second.pk}/restore/", follow=True)
     assert "The round is back." in response.content.decode()
     assert Game.objects.get(pk=game.pk).score().totals == {"Léa": 6, "Marc": 27}
-    added = client.post(f"/g/{game.edit_key}/", {"number": 4, "save": "1", "total_0": 1})
+    posted = {"number": 4, "save": "1", "total_0": 1, **NOBODY_CALLED}
+    added = client.post(f"/g/{game.edit_key}/", posted)
     assert added.status_code == 302 and Round.objects.live().filter(game=game).count() == 3
 
 
 def test_a_put_back_that_cannot_happen_says_so_and_clears_the_banner(client):
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
-    client.post(f"/g/{game.edit_key}/", {"number": 1, "save": "1", "total_0": 3, "total_1": 9})
+    posted = {"number": 1, "save": "1", "total_0": 3, "total_1": 9, **NOBODY_CALLED}
+    client.post(f"/g/{game.edit_key}/", posted)
     entry = Round.objects.get()
     client.post(f"/g/{game.edit_key}/rounds/{entry.pk}/delete/")
     client.post(f"/g/{game.edit_key}/rounds/{entry.pk}/restore/")
@@ -369,7 +507,8 @@ def test_a_stored_game_the_referee_now_refuses_gets_a_page_that_says_why(client)
 
 def test_saving_with_htmx_after_the_game_ended_elsewhere_reloads_the_sheet(client):
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"], settings={"rounds": 1})
-    client.post(f"/g/{game.edit_key}/", {"number": 1, "save": "1", "total_0": 3, "total_1": 9})
+    first = {"number": 1, "save": "1", "total_0": 3, "total_1": 9, **NOBODY_CALLED}
+    client.post(f"/g/{game.edit_key}/", first)
     posted = {"number": 2, "save": "1", "total_0": 4, "total_1": 9}
     response = client.post(f"/g/{game.edit_key}/", posted, HTTP_HX_REQUEST="true")
     assert response["HX-Redirect"] == f"/g/{game.edit_key}/" and Round.objects.count() == 1
@@ -423,7 +562,7 @@ def test_a_sign_key_beside_numbers_only_where_a_card_is_negative(client, variant
 @pytest.mark.parametrize("htmx", [False, True])
 def test_after_a_correction_the_address_is_the_sheets(client, htmx):
     game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
-    first = {"number": "1", "save": "1", "total_0": "3", "total_1": "5"}
+    first = {"number": "1", "save": "1", "total_0": "3", "total_1": "5", **NOBODY_CALLED}
     client.post(f"/g/{game.edit_key}/", first)
     stored = Round.objects.get()
     headers = {"HX-Request": "true"} if htmx else {}
@@ -450,7 +589,7 @@ def test_a_round_takes_at_most_16_penalties_and_refuses_more_saying_so(client, w
     """Django's max_num drew no more than 16 rows but took up to 1,016 (a probe stored 99)."""
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
     url = f"/g/{game.edit_key}/" if where == "sheet" else f"/g/{game.edit_key}/rounds/sync/"
-    round_ = {"number": "1", "total_0": "3", "total_1": "9", "save": "1"}
+    round_ = {"number": "1", "total_0": "3", "total_1": "9", "save": "1", **NOBODY_CALLED}
     round_ |= {"penalty-INITIAL_FORMS": "0"}
     for rows in (penalty_rows(17), penalty_rows(1, start=100)):
         sent = {**round_, **rows, "penalty-TOTAL_FORMS": str(len(rows) // 2)}

@@ -181,6 +181,15 @@ def test_tamalou_without_a_caller_everyone_scores_his_hand_and_the_lowest_win():
     assert r.caller_succeeded is None and r.winners == ["Marc", "Nina"]
 
 
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_variants_round_ends_with_a_call_unless_an_emptied_hand_ends_it(variant):
+    """A round ends when a player calls (it may still have no caller: the pile ran out); in
+    Fontenaysien a player who discards all their cards ends it at once, without a call."""
+    rules = VARIANTS[variant]()
+    assert rules.ends_with_a_call(())
+    assert rules.ends_with_a_call(("Léa",)) is (variant != "fontenaysien")
+
+
 def test_tamalou_emptied_hand_counts_0():
     r = last(play("tamalou", "Léa Marc", rnd({"Léa": "", "Marc": "2S"}, "Léa", emptied=["Léa"])))
     assert r.hand_totals["Léa"] == 0 and r.scores == {"Léa": 0, "Marc": 2}

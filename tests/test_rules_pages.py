@@ -17,6 +17,7 @@ from scoring.referee.cards import parse_card
 from scoring.referee.engine import GameEntry, score_game
 from scoring.referee.gamefile import round_from_json
 from scoring.referee.variants import VARIANTS
+from tests.helpers import NOBODY_CALLED
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"
@@ -216,9 +217,8 @@ def test_engine_explanations_and_refusals_are_translated(fr):
 @pytest.mark.django_db
 def test_numbers_are_shown_the_local_way(client, fr):
     game = Game.objects.create(variant="tamoul", players=["Léa", "Marc"])
-    client.post(
-        f"/g/{game.edit_key}/", {"number": 1, "save": "1", "total_0": "4.5", "total_1": "9"}
-    )
+    posted = {"number": 1, "save": "1", "total_0": "4.5", "total_1": "9", **NOBODY_CALLED}
+    client.post(f"/g/{game.edit_key}/", posted)
     assert "4.5" in text(client.get(f"/g/{game.edit_key}/"))
     assert "4,5" in text(fr.get(f"/g/{game.edit_key}/"))
 

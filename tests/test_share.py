@@ -7,6 +7,7 @@ from django.test import Client
 from django.utils.html import escape
 
 from scoring.games.models import Game, Round
+from tests.helpers import NOBODY_CALLED
 
 pytestmark = pytest.mark.django_db
 NASTY = "<script>alert(1)</script>"
@@ -59,7 +60,7 @@ def test_the_edit_sheet_shows_the_share_link_and_its_qr_code(client):
 )
 def test_every_write_request_on_the_share_link_is_refused(client, suffix):
     game = make_game()
-    save(client, game, 1, 3, 9)
+    save(client, game, 1, 3, 9, **NOBODY_CALLED)
     for method in (client.post, client.put, client.delete, client.patch):
         response = method(f"/s/{game.share_key}/{suffix}", {"number": 2, "save": "1"})
         assert response.status_code == (405 if suffix in ("", "live/", "export/") else 404)
@@ -114,13 +115,14 @@ def test_forms_need_the_csrf_token_and_htmx_sends_it_in_a_header():
     game = make_game()
     page = strict.get(f"/g/{game.edit_key}/").content.decode()
     refused = strict.post(
-        f"/g/{game.edit_key}/", {"number": 1, "save": "1", "total_0": "3", "total_1": "9"}
+        f"/g/{game.edit_key}/",
+        {"number": 1, "save": "1", "total_0": "3", "total_1": "9", **NOBODY_CALLED},
     )
     assert refused.status_code == 403 and not Round.objects.exists()
     token = page.split('"X-CSRFToken": "')[1].split('"')[0]
     accepted = strict.post(
         f"/g/{game.edit_key}/",
-        {"number": 1, "save": "1", "total_0": "3", "total_1": "9"},
+        {"number": 1, "save": "1", "total_0": "3", "total_1": "9", **NOBODY_CALLED},
         HTTP_X_CSRFTOKEN=token,
         HTTP_HX_REQUEST="true",
     )

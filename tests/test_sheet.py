@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from scoring.games.models import Game, Round
-from tests.helpers import exported_as
+from tests.helpers import NOBODY_CALLED, exported_as
 
 EXAMPLES = Path(__file__).parent / "examples"
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -250,7 +250,7 @@ def test_saving_with_htmx_returns_the_next_form_and_the_sheet_it_changed(client)
     assert page.lstrip().startswith('<form method="post"') and "Round 2" in page
     assert '<div id="live-top" hx-swap-oob="true"' in page and "Léa called Tamalou" in page
     assert Round.objects.count() == 1
-    hands = {"total_0": "4", "total_1": "2", "total_2": "5"}
+    hands = {"total_0": "4", "total_1": "2", "total_2": "5", **NOBODY_CALLED}
     page = client.post(url(game), {"number": 2, "save": "1", **hands}, **HTMX).content.decode()
     # The history, whole: the new round on top, open, and the one before it folded under it.
     history = page[page.index('<section id="history" class="history" hx-swap-oob="true"') :]
@@ -279,8 +279,8 @@ def test_saving_an_invalid_round_with_htmx_returns_the_form_with_errors(client):
 
 def test_a_round_entered_twice_for_the_same_number_is_stored_once(client):
     game = make_game()
-    save_round(client, game, 1, {"Léa": "3", "Marc": "9", "Nina": "8"})
-    response = save_round(client, game, 1, {"Léa": "1", "Marc": "2", "Nina": "3"})
+    save_round(client, game, 1, {"Léa": "3", "Marc": "9", "Nina": "8"}, **NOBODY_CALLED)
+    response = save_round(client, game, 1, {"Léa": "1", "Marc": "2", "Nina": "3"}, **NOBODY_CALLED)
     assert "Round 1 was saved from another phone meanwhile" in response.content.decode()
     assert Round.objects.count() == 1
 
@@ -321,7 +321,7 @@ def test_penalty_points_with_a_reason(client):
         "penalty-0-points": "2",
         "penalty-0-reason": "wrong quick discard",
     }
-    save_round(client, game, 1, {"Léa": "1", "Marc": "4"}, **extra)
+    save_round(client, game, 1, {"Léa": "1", "Marc": "4"}, **extra, **NOBODY_CALLED)
     assert Round.objects.get().data["penalties"] == [
         {"player": "Marc", "points": 2, "reason": "wrong quick discard"}
     ]
@@ -330,7 +330,7 @@ def test_penalty_points_with_a_reason(client):
 
 def test_no_round_can_be_added_after_the_game_ended(client):
     game = make_game(settings={"rounds": 1})
-    save_round(client, game, 1, {"Léa": "3", "Marc": "9", "Nina": "8"})
+    save_round(client, game, 1, {"Léa": "3", "Marc": "9", "Nina": "8"}, **NOBODY_CALLED)
     page = client.get(url(game)).content.decode()
     assert "Winner: Léa" in page and 'name="save"' not in page
     response = save_round(client, game, 2, {"Léa": "3", "Marc": "9", "Nina": "8"})
@@ -365,7 +365,7 @@ def test_unknown_game_is_404(client):
 def test_editing_a_round_recomputes_the_totals_and_marks_it_edited(client):
     game = make_game()
     save_round(client, game, 1, {"Léa": "3", "Marc": "9", "Nina": "8"}, caller="Léa")
-    save_round(client, game, 2, {"Léa": "5", "Marc": "1", "Nina": "2"})
+    save_round(client, game, 2, {"Léa": "5", "Marc": "1", "Nina": "2"}, **NOBODY_CALLED)
     first = Round.objects.get(position=1)
     edit = f"{url(game)}rounds/{first.pk}/edit/"
     page = client.get(edit).content.decode()
@@ -397,7 +397,7 @@ def test_a_corrected_round_is_shown_whole_where_the_correction_goes_back_to(clie
     line; one the sheet no longer lists is shown on the page of every round."""
     game = make_game()
     for n in range(1, 34):
-        save_round(client, game, n, {"Léa": "3", "Marc": "9", "Nina": str(n % 7)})
+        save_round(client, game, n, {"Léa": "3", "Marc": "9", "Nina": str(n % 7)}, **NOBODY_CALLED)
     for number, listed in ((10, True), (2, False)):
         stored = Round.objects.get(game=game, position=number)
         edit = f"{url(game)}rounds/{stored.pk}/edit/"
@@ -411,7 +411,7 @@ def test_a_corrected_round_is_shown_whole_where_the_correction_goes_back_to(clie
 
 def test_editing_a_round_that_changed_meanwhile_is_refused(client):
     game = make_game()
-    save_round(client, game, 1, {"Léa": "3", "Marc": "9", "Nina": "8"})
+    save_round(client, game, 1, {"Léa": "3", "Marc": "9", "Nina": "8"}, **NOBODY_CALLED)
     entry = Round.objects.get()
     Round.objects.filter(pk=entry.pk).update(edits=1)  # another phone saved a correction
     data = {"number": 1, "edits": 0, "total_0": "4", "total_1": "9", "total_2": "8", "save": "1"}
@@ -423,8 +423,8 @@ def test_editing_a_round_that_changed_meanwhile_is_refused(client):
 
 def test_an_edit_that_breaks_a_later_round_is_refused(client):
     game = make_game("dutch", ("Léa", "Marc", "Nina"))
-    save_round(client, game, 1, {"Léa": "50", "Marc": "9", "Nina": "8"})
-    save_round(client, game, 2, {"Léa": "40", "Marc": "9", "Nina": "8"})
+    save_round(client, game, 1, {"Léa": "50", "Marc": "9", "Nina": "8"}, **NOBODY_CALLED)
+    save_round(client, game, 2, {"Léa": "40", "Marc": "9", "Nina": "8"}, **NOBODY_CALLED)
     first = Round.objects.get(position=1)
     data = {"number": 1, "edits": 0, "total_0": "100", "total_1": "9", "total_2": "8", "save": "1"}
     page = client.post(f"{url(game)}rounds/{first.pk}/edit/", data).content.decode()
@@ -436,7 +436,7 @@ def test_an_edit_that_breaks_a_later_round_is_refused(client):
 def test_deleting_a_round_asks_first_then_renumbers_and_can_be_undone(client):
     game = make_game()
     for n, lea in enumerate(["1", "2", "3"], 1):
-        save_round(client, game, n, {"Léa": lea, "Marc": "9", "Nina": "8"})
+        save_round(client, game, n, {"Léa": lea, "Marc": "9", "Nina": "8"}, **NOBODY_CALLED)
     second = Round.objects.get(position=2)
     delete = f"{url(game)}rounds/{second.pk}/delete/"
     asking = client.get(delete).content.decode()
@@ -464,7 +464,7 @@ def test_a_word_after_undo_goes_with_the_next_round_saved_with_htmx(client):
             first = {"number": 1, "save": "1", "count_0": "5", "count_1": "6"}
             client.post(url(game), first)
         else:
-            save_round(client, game, 1, hands)
+            save_round(client, game, 1, hands, **NOBODY_CALLED)
         stored = Round.objects.get(game=game)
         client.post(f"{url(game)}rounds/{stored.pk}/delete/")
         client.post(f"{url(game)}rounds/{stored.pk}/restore/")
@@ -473,7 +473,7 @@ def test_a_word_after_undo_goes_with_the_next_round_saved_with_htmx(client):
         if hands is None:
             data = {"number": 2, "save": "1", "count_0": "4", "count_1": "6"}
         else:
-            data = {"number": 2, "save": "1", **hand_fields(game, hands)}
+            data = {"number": 2, "save": "1", **hand_fields(game, hands), **NOBODY_CALLED}
         saved = client.post(url(game), data, HTTP_HX_REQUEST="true").text
         words = re.search(
             r'<div id="messages"[^>]*hx-swap-oob="true"[^>]*>(.*?)</div>', saved, re.S
@@ -484,8 +484,8 @@ def test_a_word_after_undo_goes_with_the_next_round_saved_with_htmx(client):
 
 def test_deleting_a_round_that_later_rounds_depend_on_is_refused(client):
     game = make_game("dutch", ("Léa", "Marc", "Nina"))
-    save_round(client, game, 1, {"Léa": "100", "Marc": "9", "Nina": "8"})
-    save_round(client, game, 2, {"Marc": "9", "Nina": "8"})
+    save_round(client, game, 1, {"Léa": "100", "Marc": "9", "Nina": "8"}, **NOBODY_CALLED)
+    save_round(client, game, 2, {"Marc": "9", "Nina": "8"}, **NOBODY_CALLED)
     first = Round.objects.get(position=1)
     response = client.post(f"{url(game)}rounds/{first.pk}/delete/")
     assert response.status_code == 400 and "no hand for Léa" in response.content.decode()
@@ -497,7 +497,7 @@ def test_deleting_a_round_that_later_rounds_depend_on_is_refused(client):
 
 def test_ending_an_open_ended_game_names_the_winner(client):
     game = make_game()
-    save_round(client, game, 1, {"Léa": "3", "Marc": "9", "Nina": "8"})
+    save_round(client, game, 1, {"Léa": "3", "Marc": "9", "Nina": "8"}, **NOBODY_CALLED)
     client.post(f"{url(game)}end/")
     game.refresh_from_db()
     assert game.ended and Game.objects.get(pk=game.pk).score().winners == ["Léa"]
@@ -597,7 +597,7 @@ def test_the_csv_is_named_after_the_local_date(client):
 def test_a_refused_correction_says_why_the_game_would_end_earlier(client):
     game = make_game("tamoul", ("Léa", "Marc", "Omar"))
     for n in (1, 2):
-        save_round(client, game, n, {"Léa": "3", "Marc": "5", "Omar": "40"})
+        save_round(client, game, n, {"Léa": "3", "Marc": "5", "Omar": "40"}, **NOBODY_CALLED)
     first = Round.objects.get(game=game, position=1)
     edit = f"{url(game)}rounds/{first.pk}/edit/"
     data = {"number": 1, "edits": 0, "save": "1", "total_0": "3", "total_1": "5"}

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from scoring.games.models import Game, Round
 from scoring.referee import engine, gamefile
+from tests.helpers import NOBODY_CALLED
 
 EXAMPLES = Path(__file__).parent / "examples"
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -30,7 +31,8 @@ def make_game(variant="tamalou", players=("Léa", "Marc", "Nina"), settings=None
 
 
 def save(client, game, number, totals, caller="", **headers):
-    data = {"number": number, "save": "1", "caller": caller}
+    """A round of typed totals; without a caller, a round nobody called."""
+    data = {"number": number, "save": "1", "caller": caller, **({} if caller else NOBODY_CALLED)}
     data.update({f"total_{i}": str(t) for i, t in enumerate(totals)})
     return client.post(f"/g/{game.edit_key}/", data, **headers)
 

@@ -14,6 +14,7 @@ from django.test import Client
 
 from scoring.games.models import Game
 from scoring.pages.display import typeset
+from tests.helpers import NOBODY_CALLED
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "locale/fr/LC_MESSAGES/django.po"
@@ -203,7 +204,7 @@ def test_the_words_beside_a_name_fit_everyone_in_french():
     french = Client()
     french.cookies["django_language"] = "fr"
     game = Game.objects.create(variant="dutch", players=["Zoé", "Nina"])
-    posted = {"number": "1", "save": "1", "total_0": "3", "total_1": "101"}
+    posted = {"number": "1", "save": "1", "total_0": "3", "total_1": "101", **NOBODY_CALLED}
     french.post(
         f"/g/{game.edit_key}/", posted | {"penalty-TOTAL_FORMS": "0", "penalty-INITIAL_FORMS": "0"}
     )

@@ -12,7 +12,7 @@ import secrets
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.shortcuts import render
 from django.utils import timezone
@@ -62,11 +62,17 @@ def is_busy(exception: Exception) -> bool:
     return isinstance(exception.__cause__, PoolTimeout) or "database is locked" in str(exception)
 
 
+def is_unavailable(exception: Exception) -> bool:
+    """The database did not answer: too busy (``is_busy``), or down (its connections dropped,
+    its server stopped, its disk full or failing). Not the request's fault: 503."""
+    return isinstance(exception, (OperationalError, InterfaceError))
+
+
 def busy(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """The server's answer when too many phones ask at once: 503, try again shortly. The
-    request's transaction (a save) was rolled back whole."""
-    logger.warning("Busy, answered 503: %s", exception, extra={"request": request})
-    response = render(request, "503.html", status=503)
+    """The server's answer when too many phones ask at once, or the database is down: 503,
+    try again shortly. The request's transaction (a save) was rolled back whole."""
+    logger.warning("Database unavailable, answered 503: %s", exception, extra={"request": request})
+    response = render(request, "503.html", {"busy": is_busy(exception)}, status=503)
     response["Retry-After"] = "5"
     response.app_page = True
     return response
@@ -105,8 +111,8 @@ class ErrorPages:
 
     def process_exception(self, request: HttpRequest, exception: Exception):
         """A stored game the referee now refuses (stored under older rules): say why, with the
-        way to keep its rounds, instead of a bare 500. A database too busy to answer: 503."""
-        if is_busy(exception):
+        way to keep its rounds, instead of a bare 500. A database too busy or down: 503."""
+        if is_unavailable(exception):
             return busy(request, exception)
         if not isinstance(exception, GameError):
             return None

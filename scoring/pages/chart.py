@@ -13,6 +13,9 @@ Decisions, as players read the chart:
 - Each player keeps a colour and a marker shape by his seat (``SHAPES``), so the lines can be
   told apart without colours (the markers shrink as rounds get closer together); the
   colours are CSS variables (``--c0`` … ``--c7`` in app.css), one set per theme.
+- A landmark's label sits on a plate of the chart's background, drawn after the curves, just
+  above its line or just below it, as far right as it can go where no curve passes; where
+  every place is crossed, over the curves but not over a marker if it can (``place_labels``).
 - Coordinates are rounded to a tenth of a unit (a tenth of a pixel at 360 px wide), the
   points of one player are one polyline and the markers are SVG markers on its vertices:
   a 30-round, 8-player chart stays a few kilobytes.
@@ -21,12 +24,14 @@ Decisions, as players read the chart:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from itertools import pairwise
 
 from scoring.referee.engine import ScoreSheet
+from scoring.referee.notes import Note
 from scoring.referee.variants.base import Landmark
 
 WIDTH, HEIGHT = 340, 200
@@ -34,6 +39,23 @@ LEFT, RIGHT, TOP, BOTTOM = 30, 8, 8, 18  # room for the labels of the axes
 PLOT_WIDTH, PLOT_HEIGHT = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 MAX_X_LABELS = 10
 Y_TICKS = 4  # about this many steps between the lowest and highest tick
+
+# A landmark's label, in the chart's units. Its text is app.css's `.chart text.lm` (11px,
+# bold), its width reckoned from DejaVu Sans Bold's glyphs (``label_width``), the widest of the
+# fonts a phone draws it with (Roboto and San Francisco are narrower): the plate holds the
+# text, which ends at its right end (what is left over is on the left, unseen).
+PLATE_HEIGHT = 15
+PLATE_PAD = 4  # between the text and either end of its plate
+PLATE_GAP = 1.5  # between the landmark's line and its plate
+BASELINE = 11.3  # from the plate's top: the text's ascent (0.93 em) and descent (0.24 em) centred
+# Glyph widths in ems, rounded up from DejaVu Sans Bold's; any other character is 0.72 (the
+# digits, most lower-case letters) or 0.85 (capitals, arrows and signs).
+EMS = (
+    (0.4, frozenset(" \u00a0\u202f'’,.:;!|iIjJlîïì")),
+    (0.5, frozenset("frt()-/")),
+    (1.1, frozenset("mwMWœŒ%…")),
+)
+LABEL_SIZE = 11
 
 # A marker shape per seat, drawn around (0, 0) in a box of -4..4: circle, square, triangle,
 # diamond, triangle down, plus, cross, ring.
@@ -69,10 +91,40 @@ class Tick:
 
 
 @dataclass(frozen=True)
+class Plate:
+    """Where a landmark's label goes, in the chart's units (floats, for placing the others)."""
+
+    left: float
+    top: float
+    width: float
+
+    @property
+    def right(self) -> float:
+        return self.left + self.width
+
+    @property
+    def bottom(self) -> float:
+        return self.top + PLATE_HEIGHT
+
+    @cached_property
+    def drawn(self) -> dict[str, str]:
+        """The plate's rectangle and its text's anchor (its end) and baseline, for SVG."""
+        return {
+            "x": coordinate(self.left),
+            "y": coordinate(self.top),
+            "width": coordinate(self.width),
+            "height": coordinate(PLATE_HEIGHT),
+            "text_x": coordinate(self.right - PLATE_PAD),
+            "text_y": coordinate(self.top + BASELINE),
+        }
+
+
+@dataclass(frozen=True)
 class Line:
     y: str
-    label_y: str  # above the line, or below it when the line is at the top
     landmark: Landmark
+    label: str  # as shown, in the page's language
+    plate: Plate
 
 
 @dataclass(frozen=True)
@@ -159,8 +211,120 @@ def extremes(values: Sequence[Fraction], floats: Sequence[float]) -> tuple[Fract
     return least, most
 
 
-def score_chart(sheet: ScoreSheet, landmarks: Sequence[Landmark] = ()) -> Chart:
-    """The chart of a score sheet, with the variant's ``landmarks`` drawn across it."""
+def label_width(text: str) -> float:
+    """The width of a landmark's label in the chart's units, at most (``EMS``)."""
+    ems = 0.0
+    for char in text:
+        ems += next((em for em, chars in EMS if char in chars), 0.85 if char.isupper() else 0.72)
+    return ems * LABEL_SIZE
+
+
+def crossed(
+    curves: Sequence[Sequence[tuple[float, float]]], top: float, bottom: float, reach: float
+) -> Iterator[tuple[float, float]]:
+    """The stretches of x where a curve passes between the heights ``top`` and ``bottom``,
+    ``reach`` wider on every side (half a marker: its markers, and its stroke)."""
+    low, high = top - reach, bottom + reach
+    for points in curves:
+        if len(points) == 1:
+            (x, y), *_ = points
+            if low <= y <= high:
+                yield x - reach, x + reach
+        for (xa, ya), (xb, yb) in pairwise(points):
+            if (ya < low and yb < low) or (ya > high and yb > high):
+                continue
+            start, end = 0.0, 1.0  # of the segment, where it is between the heights
+            if ya != yb:
+                start, end = sorted(((low - ya) / (yb - ya), (high - ya) / (yb - ya)))
+                start, end = max(start, 0.0), min(end, 1.0)
+            yield xa + (xb - xa) * start - reach, xa + (xb - xa) * end + reach
+
+
+def rightmost_free(busy: Sequence[tuple[float, float]], width: float) -> float | None:
+    """The right end of the rightmost stretch of the plot ``width`` long that touches none of
+    the ``busy`` stretches, or None."""
+    merged: list[list[float]] = []
+    for start, end in sorted(busy):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    right = WIDTH - RIGHT
+    for start, end in reversed(merged):
+        if right - max(end, LEFT) >= width:
+            return right
+        right = min(right, start)
+    return right if right - LEFT >= width else None
+
+
+def place_labels(
+    heights: Sequence[float],
+    labels: Sequence[str],
+    curves: Sequence[Sequence[tuple[float, float]]],
+    reach: float,
+) -> list[Plate]:
+    """A plate for each landmark's label, its line at ``heights``: just above the line or just
+    below it, as far right as it can go where it hides no curve, no other landmark's line and
+    no other plate; failing that, where it hides no marker (a player's total), no line and no
+    plate; then no line and no plate; then no plate; failing all, at the right end above its
+    line (below it at the top of the plot), over what is there."""
+    plates: list[Plate] = []
+    for n, (y, label) in enumerate(zip(heights, labels, strict=True)):
+        width = min(label_width(label) + 2 * PLATE_PAD, PLOT_WIDTH)
+        sides = [
+            top
+            for top in (y - PLATE_GAP - PLATE_HEIGHT, y + PLATE_GAP)
+            if top >= 0 and top + PLATE_HEIGHT <= TOP + PLOT_HEIGHT
+        ]
+        others = [*heights[:n], *heights[n + 1 :]]
+        found = None
+        for spared, lines in to_spare(curves, others):
+            free = []
+            for side, top in enumerate(sides):
+                busy = in_the_way(top, plates, spared, lines, reach)
+                right = rightmost_free(busy, width)
+                if right is not None:
+                    free.append((right, -side, top))  # the furthest right, then above
+            if free:
+                right, _, top = max(free)
+                found = Plate(right - width, top, width)
+                break
+        plates.append(found or Plate(WIDTH - RIGHT - width, sides[0], width))
+    return plates
+
+
+def to_spare(curves: Sequence[Sequence[tuple[float, float]]], lines: Sequence[float]):
+    """What a plate should not hide, from the most to the least: the curves and the lines,
+    the markers (each point a curve of its own) and the lines, the lines, nothing."""
+    yield curves, lines
+    yield [[point] for points in curves for point in points], lines
+    yield (), lines
+    yield (), ()
+
+
+def in_the_way(
+    top: float,
+    plates: Sequence[Plate],
+    curves: Sequence[Sequence[tuple[float, float]]],
+    lines: Sequence[float],
+    reach: float,
+) -> list[tuple[float, float]]:
+    """The stretches of x that a plate at ``top`` would hide something on: another ``plates``
+    (2 units apart at least), a landmark's line at one of the heights ``lines`` (anywhere),
+    one of the ``curves``."""
+    bottom = top + PLATE_HEIGHT
+    busy = [(p.left - 2, p.right + 2) for p in plates if p.top < bottom and top < p.bottom]
+    if any(top <= line <= bottom for line in lines):
+        busy.append((LEFT, WIDTH - RIGHT))
+    busy += crossed(curves, top, bottom, reach)
+    return busy
+
+
+def score_chart(
+    sheet: ScoreSheet, landmarks: Sequence[Landmark] = (), say: Callable[[Note], str] = str
+) -> Chart:
+    """The chart of a score sheet, with the variant's ``landmarks`` drawn across it, each
+    labelled as ``say`` puts its note (in the page's language)."""
     totals = running_totals(sheet)
     heights = {player: [float(total) for total in line] for player, line in totals.items()}
     values = [value for line in totals.values() for value in line]
@@ -174,15 +338,16 @@ def score_chart(sheet: ScoreSheet, landmarks: Sequence[Landmark] = ()) -> Chart:
     if high == low:
         high = low + step
     scale = Scale(Fraction(low), Fraction(high), len(sheet.rounds))
-    across = [coordinate(scale.x(n)) for n in range(scale.rounds + 1)]  # each round's x, once
+    xs = [scale.x(n) for n in range(scale.rounds + 1)]
+    across = [coordinate(x) for x in xs]  # each round's x, once
+    curves = {p: [(xs[n], scale.y(total)) for n, total in enumerate(heights[p])] for p in totals}
     series = [
         Series(
             player=player,
             seat=seat,
             totals=tuple(totals[player]),
             points=" ".join(
-                f"{across[n]},{coordinate(scale.y(total))}"
-                for n, total in enumerate(heights[player])
+                f"{across[n]},{coordinate(y)}" for n, (_, y) in enumerate(curves[player])
             ),
             shape=SHAPES[seat % len(SHAPES)],
         )
@@ -195,11 +360,14 @@ def score_chart(sheet: ScoreSheet, landmarks: Sequence[Landmark] = ()) -> Chart:
         Tick(coordinate(scale.y(scale.low + i * step)), scale.low + i * step)
         for i in range(count + 1)
     ]
-    lines = []
-    for landmark in landmarks:
-        y = scale.y(landmark.total)
-        label_y = y - 3 if y - 3 >= TOP + 10 else y + 12
-        lines.append(Line(coordinate(y), coordinate(label_y), landmark))
+    marker = marker_size(scale.rounds)
+    ys = [scale.y(landmark.total) for landmark in landmarks]
+    labels = [say(landmark.label) for landmark in landmarks]
+    plates = place_labels(ys, labels, list(curves.values()), marker / 2)
+    lines = [
+        Line(coordinate(y), landmark, label, plate)
+        for y, landmark, label, plate in zip(ys, landmarks, labels, plates, strict=True)
+    ]
     return Chart(
         width=WIDTH,
         height=HEIGHT,
@@ -212,7 +380,7 @@ def score_chart(sheet: ScoreSheet, landmarks: Sequence[Landmark] = ()) -> Chart:
         right=WIDTH - RIGHT,
         label_x=coordinate(LEFT - 4),
         label_y=coordinate(HEIGHT - 4),
-        marker=marker_size(scale.rounds),
+        marker=marker,
     )
 
 

@@ -147,9 +147,12 @@ def clock_context(game: Game, clock: TurnClock) -> dict:
 
 
 def turn_rounds(game: Game, sheet: engine.ScoreSheet) -> list[dict]:
-    """Each turn round for the table, newest first, with its stored entry."""
+    """Each turn round for the table, newest first, with its stored entry: the sheet's rounds,
+    read after it (if another phone saved or deleted one meanwhile, each result still meets its
+    own round; the next view shows the change)."""
     rows = []
-    for stored, result in zip(game.live_rounds(), sheet.rounds, strict=True):
+    stored_rounds = game.rounds_between(0, len(sheet.rounds))
+    for stored, result in zip(stored_rounds, sheet.rounds, strict=False):
         rows.append(
             {
                 "entry": stored,  # the stored ``Round`` (its id for the edit link)

@@ -19,7 +19,7 @@ from django.utils.translation import get_language, gettext, ngettext
 
 from scoring.games.models import Game, key_column
 from scoring.pages.chart import score_chart
-from scoring.pages.display import points
+from scoring.pages.display import points, say
 from scoring.pages.forms import RoundForm
 from scoring.pages.http import etag_of
 from scoring.pages.match import clock_of, match_context
@@ -226,7 +226,7 @@ def sheet_context(
         "rounds_to_play": (variant.rounds - len(sheet.rounds)) if variant.rounds else None,
         "open_ended": not sheet.finished and variant.rounds is None,
         # Worked out only when the page draws it (its story is kept once drawn).
-        "chart": (lambda: score_chart(sheet, variant.landmarks())) if sheet.rounds else None,
+        "chart": (lambda: score_chart(sheet, variant.landmarks(), say)) if sheet.rounds else None,
         "chart_summary": lambda: chart_summary(sheet),
         "moments": (lambda: story.moments(sheet, game.entries())) if sheet.finished else None,
         "csv_url": reverse(f"{link}_csv", args=[key]),

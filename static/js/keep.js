@@ -1,5 +1,7 @@
 // A round saved without a connection (imported by offline.js at that moment): kept on the
 // phone, the form goes on to the next round. And a kept round put back into the form.
+// Saved with nobody as the caller, it is asked about first, as the server would ask: kept
+// only once the table answered that nobody called (the sync then does not ask again).
 import { keptRound } from "./queue.js";
 import { pendingBox, putKept } from "./store.js";
 
@@ -25,8 +27,26 @@ export function fillForm(form, fields) {
       input.checked = given.includes(input.value) || (!given.length && input.value === "");
     } else input.value = given[0] || "";
   });
+  const question = form.querySelector(".who-called");
+  if (question) question.hidden = true; // asked about the round that was in the form
   form.querySelector(".hand .who").click(); // round.js moves the picker and redraws
   form.querySelector("input[name^=total_]").dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+// Whether the round must be asked about before it is kept (HandsForm.caller_forgotten): its
+// variant's rounds end with a call (the question is on the form), nobody is the caller, the
+// table has not answered yet, and no emptied hand ended the round where that ends it. If so,
+// the question is shown beside the caller, as the server shows it.
+export function asksWhoCalled(form) {
+  const question = form.querySelector(".who-called");
+  if (!question || form.elements.caller?.value || form.querySelector("input[name=nobody_called]")?.value) {
+    return false;
+  }
+  if ("unlessEmptied" in question.dataset && form.querySelector("input[name=emptied]:checked")) return false;
+  question.setAttribute("role", "alert");
+  question.hidden = false;
+  question.scrollIntoView({ block: "center" });
+  return true;
 }
 
 export async function keep(form) {

@@ -7,11 +7,18 @@ document.addEventListener("htmx:configRequest", (event) => {
   }
 });
 
-// A live part asked for by a #live-top that a save's answer has replaced since (its request
-// still on the way): the page shows newer already, and the answer's story and history would
-// find no place (htmx:oobErrorNoTarget). It is dropped.
-document.addEventListener("htmx:beforeSwap", (event) => {
-  if (!event.detail.elt.isConnected) event.detail.shouldSwap = false;
+// An answer for an element a save's answer has replaced since (a live part asked for by the
+// old #live-top, still on the way): the page shows newer already, and the answer's story and
+// history would find no place (htmx:oobErrorNoTarget). It is dropped. The element is no longer
+// in the page, so its events do not reach the document: it is listened to itself.
+const listened = new WeakSet();
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const elt = event.detail.elt;
+  if (listened.has(elt)) return;
+  listened.add(elt);
+  elt.addEventListener("htmx:beforeSwap", (swap) => {
+    if (!elt.isConnected) swap.detail.shouldSwap = false;
+  });
 });
 
 // A live update or a save redraws the history: the older rounds a phone had opened are opened

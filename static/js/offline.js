@@ -18,9 +18,11 @@ const typedOnPage = () =>
 
 const showPending = () => import("./pending.js").then((pending) => pending.start());
 
-// A save that could not reach the server: the round stays on the phone, the form goes on.
-async function keepRound(form) {
-  const { keep } = await import("./keep.js");
+// A save that could not reach the server: the round stays on the phone, the form goes on;
+// saved with nobody as the caller, once the table answered the question (keep.js).
+async function keepRound(form, submitter) {
+  const { asksWhoCalled, keep } = await import("./keep.js");
+  if (submitter === "save" && asksWhoCalled(form)) return;
   await keep(form);
   await showPending();
   pendingBox().scrollIntoView({ block: "start" });
@@ -28,9 +30,9 @@ async function keepRound(form) {
 
 document.addEventListener("htmx:sendError", (event) => {
   const form = roundForm();
-  const trigger = event.detail.requestConfig?.triggeringEvent;
-  if (form && event.detail.elt === form && trigger?.submitter?.name === "save") {
-    keepRound(form).catch(() => {});
+  const submitter = event.detail.requestConfig?.triggeringEvent?.submitter?.name;
+  if (form && event.detail.elt === form && (submitter === "save" || submitter === "nobody_called")) {
+    keepRound(form, submitter).catch(() => {});
   }
   showBanner();
 });

@@ -3,7 +3,7 @@
 // (scoring.pages.views.sync_round scores them as usual). If another phone saved that round first,
 // both are shown and the table chooses: keep theirs, add this one next, or replace theirs.
 import { fillForm, renumber } from "./keep.js";
-import { byNumber, formNumber, outcome, syncBody, toSend } from "./queue.js";
+import { byNumber, extrasOf, formNumber, outcome, signed, syncBody, toSend } from "./queue.js";
 import { allKept, dropKept, formIsEmpty, keptAt, pendingBox, putKept, roundForm, showBanner } from "./store.js";
 
 const here = (round) => round.sheet === location.pathname;
@@ -13,8 +13,15 @@ const item = (...content) => {
   li.append(...content);
   return li;
 };
-const say = (element, value) => {
-  element.textContent = element.dataset.text.replace(/\{\w+\}/, value);
+// A text of the page's (a data attribute) with its {placeholder} filled, as typed ($& and
+// the like in a name stay as they are).
+const say = (element, value, text = element.dataset.text) => {
+  element.textContent = text.replace(/\{\w+\}/, () => value);
+};
+const name = (text) => {
+  const strong = document.createElement("strong");
+  strong.textContent = text;
+  return strong;
 };
 
 async function draw() {
@@ -29,14 +36,25 @@ async function draw() {
     for (const text of article.querySelectorAll(".says")) text.setAttribute("role", "alert");
     article.dataset.id = round.id;
     say(article.querySelector("h3"), round.number);
-    round.hands.forEach(({ name, hand }) => {
-      const who = document.createElement("strong");
-      who.textContent = name;
-      article.querySelector(".pending-hands").append(item(who, ` ${hand || "–"}`));
+    round.hands.forEach(({ name: who, hand }) => {
+      article.querySelector(".pending-hands").append(item(name(who), ` ${hand || "–"}`));
     });
     const call = article.querySelector(".call");
     if (round.caller) say(call, round.caller);
     else call.textContent = call.dataset.nobody;
+    const { emptied, penalties } = extrasOf(round.fields);
+    const lang = document.documentElement.lang || "fr";
+    const gone = article.querySelector(".pending-emptied");
+    gone.hidden = !emptied.length;
+    const names = new Intl.ListFormat(lang, { type: "conjunction" }).format(emptied);
+    if (emptied.length) say(gone, names, emptied.length > 1 ? gone.dataset.many : gone.dataset.one);
+    const fines = article.querySelector(".pending-penalties");
+    fines.hidden = !penalties.length;
+    fines.querySelector("ul").append(
+      ...penalties.map(({ player, points, reason }) =>
+        item(name(player || "—"), ` ${signed(points, lang) || "–"}`, reason ? ` (${reason})` : ""),
+      ),
+    );
     const answer = round.answer || {};
     article.querySelector(".waiting").hidden = round.state !== "waiting";
     const conflict = article.querySelector(".pending-conflict");

@@ -1,4 +1,4 @@
-// The rounds kept on this phone, as the pending code decides about them. A kept round is
+// The rounds kept on this phone, as the pending code decides about them and shows them. A kept round is
 // { id, sheet, sync, number, fields, hands, caller, state, answer }: `fields` are the round
 // form's own fields, `state` is "waiting", "conflict" or "refused" (with the server's answer).
 
@@ -17,6 +17,35 @@ export function keptRound(entries, { sheet, sync, hands }) {
   const number = Number(fields.find(([name]) => name === "number")?.[1]);
   const caller = fields.find(([name]) => name === "caller")?.[1] || "";
   return { sheet, sync, number, fields, hands, caller, state: "waiting" };
+}
+
+// What a kept round's fields hold beside its hands and caller: who emptied their hand, and
+// each penalty row with something in it ({ player, points, reason }), in the form's order.
+export function extrasOf(fields) {
+  const emptied = fields.filter(([name]) => name === "emptied").map(([, value]) => value);
+  const rows = new Map();
+  for (const [name, value] of fields) {
+    const field = /^penalty-(\d+)-(player|points|reason)$/.exec(name);
+    if (!field) continue;
+    const row = rows.get(Number(field[1])) || { player: "", points: "", reason: "" };
+    rows.set(Number(field[1]), { ...row, [field[2]]: value.trim() });
+  }
+  const penalties = [...rows.keys()]
+    .sort((a, b) => a - b)
+    .map((n) => rows.get(n))
+    .filter((row) => row.player || row.points || row.reason);
+  return { emptied, penalties };
+}
+
+// Points as typed, with their sign, written in the page's language (`lang`): "5" is "+5",
+// "-2.5" is "−2,5" in French; anything else (not a number) as typed.
+export function signed(typed, lang) {
+  const text = typed.trim();
+  if (!/^[+\-−]?\d+([.,]\d+)?$/.test(text)) return text;
+  const value = Number(text.replace(",", ".").replace("−", "-"));
+  if (value === 0) return "0";
+  const shown = Math.abs(value).toLocaleString(lang, { maximumFractionDigits: 6, useGrouping: false });
+  return `${value < 0 ? "−" : "+"}${shown}`;
 }
 
 // What is sent for a round: its fields, at `choice.number` (the next free round) or replacing

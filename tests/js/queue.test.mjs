@@ -1,7 +1,16 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { byNumber, formNumber, keptRound, outcome, syncBody, toSend } from "../../static/js/queue.js";
+import {
+  byNumber,
+  extrasOf,
+  formNumber,
+  keptRound,
+  outcome,
+  signed,
+  syncBody,
+  toSend,
+} from "../../static/js/queue.js";
 
 const kept = (id, number, state = "waiting") => ({ id, number, state, fields: [["number", String(number)]] });
 
@@ -88,4 +97,43 @@ test("the form goes on after the last round kept for the sheet", () => {
   assert.equal(formNumber([kept(1, 3), kept(2, 4)], 3), 5);
   assert.equal(formNumber([kept(2, 4), kept(1, 3)], 3), 5);
   assert.equal(formNumber([kept(1, 2)], 5), 5);
+});
+
+test("a kept round's emptied hands and penalty rows, as the form posted them", () => {
+  const fields = [
+    ["number", "3"],
+    ["total_2", "0"],
+    ["emptied", "Nina"],
+    ["emptied", "Léa"],
+    ["penalty-TOTAL_FORMS", "3"],
+    ["penalty-1-player", "Léa"],
+    ["penalty-1-points", " -2 "],
+    ["penalty-1-reason", ""],
+    ["penalty-0-player", "Marc"],
+    ["penalty-0-points", "5"],
+    ["penalty-0-reason", "wrong quick discard "],
+    ["penalty-2-player", ""],
+    ["penalty-2-points", ""],
+    ["penalty-2-reason", ""],
+  ];
+  assert.deepEqual(extrasOf(fields), {
+    emptied: ["Nina", "Léa"],
+    penalties: [
+      { player: "Marc", points: "5", reason: "wrong quick discard" },
+      { player: "Léa", points: "-2", reason: "" },
+    ],
+  });
+  assert.deepEqual(extrasOf([["penalty-0-points", "3"]]).penalties, [{ player: "", points: "3", reason: "" }]);
+  assert.deepEqual(extrasOf([["number", "1"]]), { emptied: [], penalties: [] });
+});
+
+test("typed points are shown with their sign, the page's way", () => {
+  assert.deepEqual(
+    ["5", "+5", "-2", "−2", "2.5", "2,5", "05", "0", "abc", ""].map((typed) => signed(typed, "en")),
+    ["+5", "+5", "−2", "−2", "+2.5", "+2.5", "+5", "0", "abc", ""],
+  );
+  assert.deepEqual(
+    ["2.5", "-0,5", "1000"].map((typed) => signed(typed, "fr")),
+    ["+2,5", "−0,5", "+1000"],
+  );
 });

@@ -132,7 +132,9 @@ ROUND_FORMS: dict[str, type[RoundForm]] = {}  # a variant's own round form, by i
 class RoundForm(forms.Form):
     """A round of a stored game as the table enters it, and the one way it is saved.
 
-    ``number`` is the round's number; ``editing`` the stored round being corrected, if any.
+    ``number`` is the round's number; ``editing`` the stored round being corrected, if any;
+    ``asked``: the phone already asked what the table may have forgotten (a round kept
+    offline, static/js/keep.js), so the form does not ask again.
     Each kind of game has its form (``for_game``): a subclass declares its fields, reads them
     into ``self.round`` (a ``RoundEntry``) in ``clean``, gives the inverse (``initial_for``),
     puts the referee's refusals on its fields (``add_referee_error``) and names the templates
@@ -160,9 +162,12 @@ class RoundForm(forms.Form):
         """The round form of this game's variant (Tamalou's hands unless it has its own)."""
         return ROUND_FORMS.get(game.variant, HandsForm)
 
-    def __init__(self, data=None, *, game, number: int, editing=None, initial=None, **kwargs):
+    def __init__(
+        self, data=None, *, game, number: int, editing=None, initial=None, asked=False, **kwargs
+    ):
         super().__init__(data, initial={"number": number, **(initial or {})}, **kwargs)
         self.game, self.round_number, self.editing = game, number, editing
+        self.asked = asked
 
     @classmethod
     def as_stored(cls, game, stored, number: int) -> RoundForm:
@@ -223,9 +228,18 @@ class RoundForm(forms.Form):
 
 class HandsForm(RoundForm):
     """A Tamalou round: each player's cards (the card picker) or typed total, who called,
-    emptied hands, penalties."""
+    emptied hands, penalties.
+
+    Where the variant's rounds end with a call, a round saved with nobody as the caller is
+    not stored at once: the form asks whether nobody called (``caller_forgotten``), beside
+    its other refusals; the button under the question posts ``nobody_called``, which the
+    form then keeps (hidden) while it is shown again."""
 
     target = forms.CharField(widget=forms.HiddenInput, required=False, max_length=4)
+    nobody_called = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    who_called_question = gettext_lazy(
+        "Nobody called this round? Tap who called, or save it as a round nobody called."
+    )
     nothing_entered = False
 
     def __init__(self, data=None, *, game, number: int, editing=None, initial=None, **kwargs):
@@ -357,6 +371,9 @@ class HandsForm(RoundForm):
             except GameError as error:
                 self.add_referee_error(error)
         penalty_cards = self.parse_cards("penalty_cards") if self.variant.penalty_cards else []
+        if self.caller_forgotten(data, emptied):
+            question = forms.ValidationError(self.who_called_question, code="nobody_called")
+            self.add_error("caller", question)
         if self.errors or not penalties_valid:
             return data
         self.round = engine.RoundEntry(
@@ -370,6 +387,23 @@ class HandsForm(RoundForm):
             penalty_cards=tuple(penalty_cards),
         )
         return data
+
+    def caller_forgotten(self, data: dict, emptied: list[str]) -> bool:
+        """Nobody is the caller in a round that ends with a call (``Variant.ends_with_a_call``):
+        the table may have forgotten to tap who called. Not when the table answered that nobody
+        did (``nobody_called``), nor when the phone asked already (``asked``), nor on the
+        correction of a round stored without a caller (the table said so when it was saved, or
+        it came from a game file)."""
+        if data.get("caller") or "caller" in self.errors or data.get("nobody_called") or self.asked:
+            return False
+        if self.editing is not None and self.editing.as_entry(self.round_number).caller is None:
+            return False
+        return self.variant.ends_with_a_call(emptied)
+
+    @property
+    def asks_who_called(self) -> bool:
+        """Whether the form, shown again, asks if nobody called (``caller_forgotten``)."""
+        return self.has_error("caller", "nobody_called")
 
     def parse_cards(self, name: str) -> list[Card]:
         cards, unknown = read_cards(self.cleaned_data.get(name) or "")
@@ -634,7 +668,11 @@ class SyncForm(forms.Form):
         number = self.cleaned_data["number"]
         editing = self.game.live_rounds()[number - 1] if self.cleaned_data["replace"] else None
         form_class = RoundForm.for_game(self.game)
-        return form_class(self.data.copy(), game=self.game, number=number, editing=editing)
+        # The phone asked whether nobody called when the round was typed (static/js/keep.js):
+        # a sync's answer has no page to ask on.
+        return form_class(
+            self.data.copy(), game=self.game, number=number, editing=editing, asked=True
+        )
 
 
 def error_texts(form: forms.Form) -> list[str]:

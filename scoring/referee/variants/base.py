@@ -8,7 +8,7 @@ eliminations (Dutch), and the end of the game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -262,6 +262,12 @@ class Variant(HouseRules):
     counter_call: ClassVar[bool] = False  # Tamoul's contre-Tamoul
     counter_call_word: ClassVar[str] = ""  # what the counter-caller says
     penalty_cards: ClassVar[bool] = False  # Dutch toulousain's capoté cards
+    # How a round ends (RULES.md): when a player calls; it may still end without a caller (the
+    # draw pile ran out, the table stopped), so the round form asks before saving one without
+    # (``ends_with_a_call``). A variant may also end a round when a player gets rid of all
+    # their cards (Fontenaysien).
+    rounds_end_with_a_call: ClassVar[bool] = True
+    emptying_ends_the_round: ClassVar[bool] = False
     # What this app decided where the rules say nothing (shown on the rules page).
     decisions: ClassVar[tuple[str, ...]] = ()
     # Questions the seed texts leave open or answer differently, as the project's rules settle
@@ -491,6 +497,11 @@ class Variant(HouseRules):
 
     def score(self, play: Play) -> Outcome:
         raise NotImplementedError  # every variant module defines it
+
+    def ends_with_a_call(self, emptied: Collection[str]) -> bool:
+        """Whether a round in which ``emptied`` got rid of all their cards ends with a call, as
+        the rules play it: then a round saved without a caller may be a caller forgotten."""
+        return self.rounds_end_with_a_call and not (emptied and self.emptying_ends_the_round)
 
     def penalty_cards_due(self, play: Play) -> int:
         """How many penalty cards the caller must draw once the hands are in."""

@@ -49,6 +49,7 @@ class Fontenaysien(Variant):
     )
     call_word = "Tamalou"
     values = Tamalou.values
+    emptying_ends_the_round = True  # a player who discards all their cards ends it at once
     house_settings = house_settings(CALL_THRESHOLD, JOKER_VALUE, HALF_GAME, jokers=2)
     decisions = (
         gettext_noop("The round is won by the lowest round score."),

@@ -573,3 +573,17 @@ def test_a_sample_round_is_scored_under_the_rules_being_built(client):
 
 def scores(fragment: str) -> list[str]:
     return re.findall(r'<td class="num">(.*?)</td>', fragment)
+
+
+@pytest.mark.parametrize("sent", ["\x00", "abc\x00", "é", "a" * 33, "../x"])
+def test_a_set_asked_for_by_no_key_at_all_is_the_variants_own_rules_or_a_404(client, sent):
+    """A NUL (PostgreSQL refuses to be asked about one) or anything no key can be, in the
+    link's ?rules= or ?saved= or a set's button: the page without a set, or a 404; never a
+    500, nothing stored."""
+    for query in ("rules", "saved"):
+        page = client.get("/new/tamalou/", {query: sent})
+        assert page.status_code == 200
+        assert 'id="id_name_0"' in page.content.decode()
+    tapped = client.post("/new/tamalou/", {"action": f"rules-{sent}", "name_0": "Léa"})
+    assert tapped.status_code == 404
+    assert not RuleSet.objects.exists() and not Game.objects.exists()

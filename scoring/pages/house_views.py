@@ -6,6 +6,8 @@ Each looks up, binds a form, calls its save, and renders or redirects, as
 
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -14,7 +16,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scoring.games.models import RuleSet
+from scoring.games.models import KEY_PATTERN, RuleSet
 from scoring.guards.limits import RULE_SET, limited
 from scoring.pages.device import owns_rule_set, remember_rule_set
 from scoring.pages.forms import (
@@ -60,14 +62,20 @@ def new_game_url(variant: str, players: dict, rules: str = "", saved: str = "") 
     return url + ("#builder" if saved else "")
 
 
+def rule_set_key(text: str) -> str:
+    """A saved set's key as a query or a button sends it, or "" when it is no key at all (a
+    NUL, say, which PostgreSQL refuses to be asked about: a 500)."""
+    return text if re.fullmatch(KEY_PATTERN, text) else ""
+
+
 def new_game_start(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     """The new-game page as it opens: the variant's own rules, or a saved set's (``?rules=``,
     "Start a game with these rules"; ``?saved=``, the set this phone just saved), with the
     players a tap on another page carried in the query (``typed_players``)."""
     rows = player_rows(request.GET, min(4, engine.GAMES[variant].max_players))
     players = typed_players(request.GET, rows)
-    key = request.GET.get("saved") or request.GET.get("rules", "")
-    picked = RuleSet.objects.filter(key=key[:32], variant=variant).first()
+    key = rule_set_key(request.GET.get("saved") or request.GET.get("rules", ""))
+    picked = RuleSet.objects.filter(key=key, variant=variant).first() if key else None
     if picked is None:
         return new_game_page(request, NewGameForm(variant=variant, rows=rows, initial=players))
     form = NewGameForm.showing(picked, players, rows=rows)
@@ -97,7 +105,7 @@ def builder_action(request, variant: str, data, rows: int) -> HttpResponse | Non
             return render(request, "new_game_variant.html#preview", context)
         return new_game_page(request, form, **shown)
     if action.startswith("rules-"):  # a saved set, of this variant or another
-        picked = get_object_or_404(RuleSet, key=action.removeprefix("rules-")[:32])
+        picked = get_object_or_404(RuleSet, key=rule_set_key(action.removeprefix("rules-")))
         players = typed_players(data, rows)
         return redirect(new_game_url(picked.variant, players, rules=picked.key))
     if action == "variants":

@@ -650,3 +650,17 @@ def test_every_hand_at_fault_is_said_on_the_first_save(client):
     assert "there are no half points" in said_beside(1) and 'value="4,5"' in page
     assert "impossible" in said_beside(2) and 'value="-3"' in page
     assert "error" not in said_beside(3).split("</div>")[0]
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_post_naming_penalty_row_99999_draws_at_most_16_rows(client, htmx):
+    """A 150-byte post made the server build and draw 1,016 penalty rows (an 800 KB answer,
+    seconds of a worker): now it is refused, saying why, with the 16 rows a round can have."""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    sent = {"number": "1", "save": "1", "total_0": "3", "total_1": "9", "penalty-99999-points": "1"}
+    refused = client.post(f"/g/{game.edit_key}/", sent, **headers)
+    page = refused.content.decode()
+    assert "A round has at most 16 penalties." in page and not Round.objects.exists()
+    assert page.count('name="penalty-') <= 16 * 3 + 4  # 16 rows of 3 fields, the counts
+    assert len(refused.content) < 100_000

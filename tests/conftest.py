@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import copy
 import os
 import shutil
 
@@ -11,6 +12,21 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def own_cache_folder(tmp_path_factory):
+    """Each test process keeps the sheet parts it draws in a folder of its own (and so do the
+    servers it starts): a test that clears the cache clears no other process's."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    folder = str(tmp_path_factory.mktemp("cache"))
+    caches = copy.deepcopy(settings.CACHES)
+    caches["default"]["LOCATION"] = folder
+    os.environ["CACHE_DIR"] = folder
+    with override_settings(CACHES=caches):
+        yield
 
 
 @pytest.fixture

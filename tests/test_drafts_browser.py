@@ -320,3 +320,24 @@ def test_a_round_saved_elsewhere_first_keeps_mine_as_the_next_until_discarded(
     expect(page.locator("#id_total_0")).to_have_value("")
     no_draft_left(page)
     assert Round.objects.count() == 3
+
+
+def test_the_round_that_ended_the_game_leaves_no_draft_for_the_next(phone: Page, live_server):
+    """A round that takes a player past the limit ends the game (its answer has no form); once
+    a correction reopens the game, the next round's form is empty, not that round again."""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"], settings={"limit": 20})
+    phone.goto(f"{live_server.url}/g/{game.edit_key}/")
+    phone.locator("#id_total_0").fill("3")
+    phone.locator("#id_total_1").fill("30")
+    phone.locator(".calls label", has_text="Léa").first.tap()
+    draft_holds(phone, "30")
+    phone.get_by_role("button", name="Save round 1").tap()
+    expect(phone.locator(".result .winners")).to_contain_text("Léa")
+    no_draft_left(phone)
+    phone.locator("#round-1").get_by_role("link", name="Edit").tap()
+    phone.locator("#id_total_1").fill("5")
+    phone.get_by_role("button", name="Save round 1").tap()
+    expect(phone.locator(".round-form h2")).to_have_text("Round 2")
+    expect(phone.locator("#id_total_0")).to_have_value("")
+    expect(phone.locator("#id_total_1")).to_have_value("")
+    expect(phone.locator('.calls input[value=""]').first).to_be_checked()  # Nobody

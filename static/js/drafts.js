@@ -2,8 +2,8 @@
 // the language switch, a visit to the rules and closing the browser), by the address its form
 // posts to (draftKey: the game, and for a correction that round). Imported by
 // round.js when a draft waits for the form or at the first touch of the form. A draft is
-// dropped when its form is empty again: the round saved (the server draws a fresh form; kept
-// offline, keep.js empties the form), or "Clear". If another phone saved the round meanwhile,
+// dropped when its form is empty again: the round saved (the server draws a fresh form, or
+// none once the game is over; kept offline, keep.js empties the form), or "Clear". If another phone saved the round meanwhile,
 // the draft comes back as the round now entered (the live number, or the one the server
 // draws). A correction's draft is dropped once that round was corrected again (its `edits`).
 import { fillForm } from "./keep.js";
@@ -131,6 +131,13 @@ export function start() {
   document.addEventListener("htmx:afterSettle", () => {
     const now = roundForm();
     if (now) save(now);
+  });
+  // The game's last round saved: the answer draws no form to go on typing in, and the round's
+  // draft goes (or it would come back in the next round's form once the game is reopened).
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const now = roundForm();
+    const { elt, shouldSwap, serverResponse } = event.detail;
+    if (now && elt === now && shouldSwap && !serverResponse.includes('id="round-form"')) drop(now);
   });
   // A correction saved: the server sends the phone to the sheet.
   document.addEventListener("htmx:beforeOnLoad", (event) => {

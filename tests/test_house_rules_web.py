@@ -587,3 +587,20 @@ def test_a_set_asked_for_by_no_key_at_all_is_the_variants_own_rules_or_a_404(cli
     tapped = client.post("/new/tamalou/", {"action": f"rules-{sent}", "name_0": "Léa"})
     assert tapped.status_code == 404
     assert not RuleSet.objects.exists() and not Game.objects.exists()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_sample_round_holds_the_cards_the_house_rules_value_otherwise(client, language):
+    """Mamie's joker at −5 and K♥ at −1: the sample round puts them in the hands (the example
+    holds neither), scored at their house values; with the variant's own values it does not."""
+    client.cookies["django_language"] = language
+    htmx = {"HX-Request": "true"}
+    data = {k: v for k, v in MAMIE.items() if k != "rules_name"} | {"action": "preview"}
+    fragment = client.post("/new/tamalou/", data, headers=htmx).content.decode()
+    hands = re.findall(r'<th scope="row">(\w+)</th><td>(.*?)</td>', fragment)
+    shown = {name: re.sub(r"<[^>]+>", "", hand) for name, hand in hands}
+    king, queen = ("K", "Q") if language == "en" else ("R", "D")
+    assert shown["Léa"] == f"{king}♦ {king}♥ = −1"  # K♥ at −1
+    assert shown["Marc"] == f"10♥ {queen}♠ joker = 15"  # 10 + 10 − 5
+    plain = client.post("/new/tamalou/", {**PLAYERS, "action": "preview"}, headers=htmx)
+    assert "K♥" not in plain.content.decode() and "joker" not in plain.content.decode()

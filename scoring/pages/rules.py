@@ -7,6 +7,7 @@ referee when the page is drawn."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from fractions import Fraction
 from urllib.parse import urlencode
@@ -59,9 +60,12 @@ def values_table(variant: Variant) -> list[dict]:
 
 def worked_example(variant: Variant, settings: dict | None = None) -> dict:
     """The variant's example round scored with the game's house settings (with the
-    variant's own when the example's cards are not in the chosen deck)."""
+    variant's own when the example's cards are not in the chosen deck), the cards they give
+    another value in it (``with_changed_cards``)."""
     players = variant.example["players"]
     entry = gamefile.round_from_json(variant.example["round"], 1)
+    if settings:
+        entry = with_changed_cards(variant, entry, players)
     try:
         game = engine.GameEntry(variant.key, tuple(players), (entry,), settings or {})
         sheet = engine.score_game(game)
@@ -81,6 +85,25 @@ def worked_example(variant: Variant, settings: dict | None = None) -> dict:
             for p in players
         ],
     }
+
+
+def with_changed_cards(
+    variant: Variant, entry: engine.RoundEntry, players: list
+) -> engine.RoundEntry:
+    """The example round with the cards the house rules value otherwise than the variant
+    (a joker, K♥…) that it does not hold yet, one in place of the last card of each hand in
+    turn: the sample round shows what the rules change."""
+    own = type(variant)()
+    held = {card for hand in entry.hands.values() for card in hand}
+    changed = [
+        card
+        for card in dict.fromkeys(variant.deck())
+        if card not in held and (card not in own.deck() or variant.value(card) != own.value(card))
+    ]
+    hands = dict(entry.hands)
+    for player, card in zip(players, changed, strict=False):
+        hands[player] = (*hands[player][:-1], card)
+    return dataclasses.replace(entry, hands=hands)
 
 
 def card_lookup(variant: Variant, code: str | None) -> dict | None:

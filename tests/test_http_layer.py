@@ -163,6 +163,8 @@ def test_everything_that_carries_a_key_is_private_and_checked_again(client):
         "/stats/",
         f"/h/{RuleSet.objects.create(name='Chez Mamie', variant='tamalou').key}/",
         f"/h/{RuleSet.objects.get().key}/edit/",
+        "/new/",  # the phone's house rules, by their keys
+        "/new/tamalou/",
     ]
     exports = [f"/{k}/{key}/{f}" for k, key in (("g", played.edit_key), ("s", played.share_key))
                for f in ("export/", "sheet.csv")]  # fmt: skip

@@ -33,6 +33,7 @@ from scoring.referee.variants import VARIANTS
 
 
 @require_safe
+@private  # it lists this phone's house rules, by their keys
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
     """Which variant: each of them, and the house rules this phone keeps. The players typed
     on a new-game page before ("Other variant") come in the query, and go on in every link."""

@@ -103,6 +103,7 @@ def stats(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @limited(NEW_GAME)
+@private  # it lists this phone's house rules, by their keys
 def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     if variant not in engine.GAMES:
         raise Http404

@@ -373,3 +373,41 @@ def test_house_rules_saved_under_a_name_with_a_step_are_counted(tight):
         assert stranger.post("/new/tamalou/", saving).status_code == 302  # to the set saved
     assert stranger.post("/new/tamalou/", saving).status_code == 429
     assert RuleSet.objects.count() == 3
+
+
+@pytest.mark.parametrize("host", [b"evil.example", b"127.0.0.1:8000@evil.example", b"x" * 300])
+def test_under_asgi_a_stream_asked_for_by_another_host_is_refused_as_django_refuses(host):
+    """The streams are served before Django's handler, which checks the Host (ALLOWED_HOSTS):
+    they answered any Host. Now a Host Django refuses is a 400 there too, as on every page."""
+    import asyncio
+
+    from tamalou_ref.asgi import application
+
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    sent: list[dict] = []
+
+    async def receive():
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    path = f"/s/{game.share_key}/stream/"
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", host)],
+        "client": ("192.0.2.9", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
+    asyncio.run(asyncio.wait_for(application(scope, receive, send), timeout=30))
+    assert sent[0]["status"] == 400
+    page = Client(HTTP_HOST=host.decode()).get(f"/s/{game.share_key}/")
+    assert page.status_code == 400  # as Django answers the page itself

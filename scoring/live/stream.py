@@ -14,6 +14,7 @@ import asyncio
 import io
 import re
 
+from django.core.exceptions import DisallowedHost
 from django.core.handlers.asgi import ASGIRequest
 from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse
@@ -71,6 +72,12 @@ async def serve(scope, receive, send, link: str, key: str) -> None:
     if scope["method"] not in ("GET", "HEAD"):
         await answer(send, 405, b"Method not allowed", [(b"allow", b"GET, HEAD")])
         return
+    request = ASGIRequest(scope, io.BytesIO())
+    try:
+        request.get_host()  # Django's check of the Host (ALLOWED_HOSTS): served before Django
+    except DisallowedHost:
+        await answer(send, 400, b"Bad Request")
+        return
     try:
         found = await version_by_key(link, key)
     except OperationalError as error:
@@ -82,7 +89,6 @@ async def serve(scope, receive, send, link: str, key: str) -> None:
     if found is None:
         await answer(send, 404, b"Not found")
         return
-    request = ASGIRequest(scope, io.BytesIO())
     client = client_ip(request)
     language = get_language_from_request(request)
     game_id, edit_key, state = found

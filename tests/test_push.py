@@ -273,7 +273,12 @@ def test_a_stream_asked_for_when_no_database_connection_is_free_is_a_503(monkeyp
     async def send(message):
         sent.append(message)
 
-    scope = {"type": "http", "method": "GET", "path": "/s/x/stream/", "headers": []}
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/s/x/stream/",
+        "headers": [(b"host", b"127.0.0.1")],
+    }
     off_the_loop(lambda: asyncio.run(stream.serve(scope, receive, send, "share", "x")))
     assert sent[0]["status"] == 503
     assert (b"retry-after", b"5") in sent[0]["headers"]

@@ -243,6 +243,24 @@ def test_a_latin_1_form_with_a_csrf_cookie_and_origin_is_the_apps_400(settings, 
 # --- bodies under ASGI (make run, make serve): none past the limit is read --------------------
 
 
+def asgi_scope(method: str, path: str, headers: list[tuple[bytes, bytes]]) -> dict:
+    """An HTTP request's scope as an ASGI server passes it on, from a client on the network."""
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": headers,
+        "client": ("192.0.2.9", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
+
+
 def asgi_post(path: str, headers: list[tuple[bytes, bytes]], chunks) -> tuple[int, bytes, int]:
     """POST ``path`` to the ASGI application as a server would, its body given by ``chunks``
     (an iterator of bytes, each a message): the status, the page, and the bytes the
@@ -265,20 +283,8 @@ def asgi_post(path: str, headers: list[tuple[bytes, bytes]], chunks) -> tuple[in
     async def send(message):
         sent.append(message)
 
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"host", b"127.0.0.1"), (b"cookie", b"django_language=en"), *headers],
-        "client": ("192.0.2.9", 5000),
-        "server": ("127.0.0.1", 8000),
-    }
+    headers = [(b"host", b"127.0.0.1"), (b"cookie", b"django_language=en"), *headers]
+    scope = asgi_scope("POST", path, headers)
     asyncio.run(asyncio.wait_for(application(scope, receive, send), timeout=30))
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     assert (b"connection", b"close") in sent[0]["headers"]  # the rest of the body never read
@@ -392,21 +398,7 @@ def test_under_asgi_a_stream_asked_for_by_another_host_is_refused_as_django_refu
     async def send(message):
         sent.append(message)
 
-    path = f"/s/{game.share_key}/stream/"
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"host", host)],
-        "client": ("192.0.2.9", 5000),
-        "server": ("127.0.0.1", 8000),
-    }
+    scope = asgi_scope("GET", f"/s/{game.share_key}/stream/", [(b"host", host)])
     asyncio.run(asyncio.wait_for(application(scope, receive, send), timeout=30))
     assert sent[0]["status"] == 400
     page = Client(HTTP_HOST=host.decode()).get(f"/s/{game.share_key}/")

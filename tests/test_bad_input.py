@@ -12,6 +12,8 @@ from scoring.referee.engine import GameError, score_game
 from scoring.referee.gamefile import read_game
 from tests.helpers import play, rnd
 
+pytestmark = pytest.mark.no_database
+
 GOOD = {
     "format": "tamalou-ref.game/1",
     "variant": "tamalou",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import pairwise
 
+import pytest
 from hypothesis import given
 
 from scoring.pages.chart import (
@@ -34,6 +35,8 @@ from scoring.referee.variants import VARIANTS
 from tests.helpers import F, play, rnd
 from tests.test_house_properties import house_games
 from tests.test_properties import PROPERTY_SETTINGS, games
+
+pytestmark = pytest.mark.no_database
 
 
 def points_of(series) -> list[tuple[float, float]]:

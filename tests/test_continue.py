@@ -22,6 +22,8 @@ from scoring.referee.engine import (
 from tests.test_house_properties import house_games
 from tests.test_properties import PROPERTY_SETTINGS, games
 
+pytestmark = pytest.mark.no_database
+
 
 def check_every_split(game: GameEntry, split: int) -> None:
     whole = score_game(game)

@@ -10,6 +10,8 @@ import pytest
 from scoring.referee.engine import score_game
 from scoring.referee.gamefile import dumps, game_to_json, read_game, sheet_to_json
 
+pytestmark = pytest.mark.no_database
+
 EXAMPLES = Path(__file__).parent / "examples"
 GAMES = sorted(EXAMPLES.glob("*.game.json"))
 

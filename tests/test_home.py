@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import pytest
 from django.utils import translation
 
 from scoring.pages.display import say
 from scoring.referee.variants import VARIANTS
+
+pytestmark = pytest.mark.no_database
 
 
 def test_home_page_says_what_the_app_is_and_lists_every_variant(client):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,6 +15,8 @@ from scoring.referee.gamefile import dumps, game_to_json, read_game, sheet_to_js
 from scoring.referee.variants import VARIANTS
 from scoring.referee.variants.base import DECK_RANKS
 from tests.test_properties import PROPERTY_SETTINGS, games
+
+pytestmark = pytest.mark.no_database
 
 
 @st.composite

@@ -15,6 +15,8 @@ from scoring.referee.house import CARD_VALUES, RESET, SettingError, card_value_k
 from scoring.referee.variants import VARIANTS
 from tests.helpers import F, last, play, rnd
 
+pytestmark = pytest.mark.no_database
+
 EXAMPLES = Path(__file__).parent / "examples"
 
 

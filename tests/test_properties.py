@@ -7,12 +7,15 @@ import json
 import os
 from fractions import Fraction
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.referee.engine import GameEntry, GameError, Penalty, RoundEntry, score_game
 from scoring.referee.gamefile import dumps, game_to_json, read_game, sheet_to_json
 from scoring.referee.variants import VARIANTS
+
+pytestmark = pytest.mark.no_database
 
 NAMES = ["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé"]
 # `make mutate` runs these once per mutant: fewer examples there, and the same ones each time

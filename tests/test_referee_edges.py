@@ -33,6 +33,8 @@ from scoring.referee.variants import VARIANTS
 from scoring.referee.variants.base import CardValues, Play, RedBlack, Variant, why_caller_failed
 from tests.helpers import F, last, play, rnd
 
+pytestmark = pytest.mark.no_database
+
 
 def refusal(variant: str, players: str, *rounds: RoundEntry, **settings) -> GameError:
     with pytest.raises(GameError) as error:

@@ -14,6 +14,8 @@ from scoring.referee.gamefile import check_text, read_game
 from scoring.referee.notes import Plural, card_name, english_plural, note, plural_noop
 from scoring.referee.numbers import NotANumber, parse_number
 
+pytestmark = pytest.mark.no_database
+
 
 @pytest.mark.parametrize(
     ("text", "value"),

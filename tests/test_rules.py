@@ -11,6 +11,8 @@ from scoring.referee.engine import GameError
 from scoring.referee.variants import VARIANTS
 from tests.helpers import F, last, play, rnd
 
+pytestmark = pytest.mark.no_database
+
 # --- cards and values --------------------------------------------------------
 
 

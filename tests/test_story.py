@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
+import pytest
 from hypothesis import given
 
 from scoring.referee.cards import parse_card
@@ -23,6 +24,8 @@ from scoring.referee.story import (
 )
 from tests.helpers import F, play, rnd
 from tests.test_properties import PROPERTY_SETTINGS, games
+
+pytestmark = pytest.mark.no_database
 
 
 def tamoul_game():

@@ -13,6 +13,8 @@ from scoring.referee.gamefile import dumps, game_to_json, read_game, sheet_to_js
 from scoring.referee.house import MAX_ROUNDS
 from scoring.referee.tambouille import Tambouille
 
+pytestmark = pytest.mark.no_database
+
 
 def match(*counts: dict, players=("Ana", "Ben", "Chloé"), blocked=False, **settings):
     rounds = tuple(RoundEntry(hands=c) for c in counts)

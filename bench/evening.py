@@ -4,12 +4,14 @@ A table is 5 phones on one game by its edit link. A round: one phone saves it (t
 as the page's form posts it with htmx: every field of the form, the hand totals typed, a
 caller chosen, the Save button, and htmx's headers), and the server's answer is the sheet it
 returns to (the next round's form, the totals, the history and the chart, swapped in place:
-the phone reads its next form and its live part's ETag from it); the four others then fetch
-the live part with the ETag they show (a 200: the round is new to them); half a round later
-the four fetch it again, as a poll does, and get 304. The saving phone changes each round.
-(A phone without JavaScript gets a redirect and fetches the whole sheet instead: bench/run.py
-measures that save and sheet one request at a time.) Each phone is a
-browser with one keep-alive connection, its cookies, gzip accepted, French asked first.
+the phone reads its next form and its live part's ETag from it). The four others follow the
+game as static/js/stream.js does: each holds the game's live push stream open and, told a new
+ETag, fetches the live part with the ETag it shows (a 200: the round is new to it). A phone
+whose stream the server does not serve (a WSGI server answers 204) polls the live part every
+3 s instead (mostly 304s). The saving phone changes each round. (A phone without JavaScript
+gets a redirect and fetches the whole sheet instead: bench/run.py measures that save and sheet
+one request at a time.) Each phone is a browser with one keep-alive connection (and one more
+for its stream), its cookies, gzip accepted, French asked first.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import http.client
 import json
 import random
 import re
+import socket
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -28,7 +31,7 @@ from urllib.parse import urlencode
 
 PLAYERS = ["Léa", "Marc", "Nina", "Omar", "Paul"]
 PHONES = 5  # a table
-KINDS = ("save", "live 200", "live 304")
+KINDS = ("save", "live 200", "live 304")  # 304s: a phone without a stream polls
 
 
 class FormFields(HTMLParser):
@@ -102,14 +105,16 @@ class Browser:
 
     IDLE = 1.5  # seconds; gunicorn's gthread workers keep an idle connection 2 s
 
-    def __init__(self, host: str, port: int, key: str) -> None:
+    def __init__(self, host: str, port: int, key: str, address: str = "127.0.0.1") -> None:
         self.host, self.port, self.key = host, port, key
+        self.address = address  # where its requests come from: a table's own
         self.connection: http.client.HTTPConnection | None = None
         self.used = 0.0
         self.cookies: dict[str, str] = {}
         self.token = self.etag = ""
         self.next = 1
         self.form: list[tuple[str, str]] = []
+        self.busy = threading.Lock()  # its page and connection, one request at a time
 
     def request(self, method: str, path: str, headers: dict, body: bytes = b"") -> Answer:
         headers = {
@@ -122,7 +127,7 @@ class Browser:
         if self.connection is None or time.monotonic() - self.used > self.IDLE:
             if self.connection is not None:
                 self.connection.close()
-            self.connection = http.client.HTTPConnection(self.host, self.port, timeout=60)
+            self.connection = self.connect(timeout=60)
         start = time.perf_counter()
         self.connection.request(method, path, body or None, headers)
         response = self.connection.getresponse()
@@ -139,6 +144,11 @@ class Browser:
             self.connection.close()
             self.connection = None
         return answer
+
+    def connect(self, timeout: float) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection(
+            self.host, self.port, timeout=timeout, source_address=(self.address, 0)
+        )
 
     def htmx(self, target: str) -> dict:
         """The headers htmx 2 sends for a request of element ``target`` (its id), with the
@@ -178,7 +188,6 @@ class Browser:
         answer = self.request("GET", f"/g/{self.key}/live/", headers)
         if answer.status == 200:
             self.read_live(answer.text)
-            self.etag = answer.headers.get("ETag", self.etag)
         return answer
 
     def save(self, totals: list[str], caller: str) -> Answer:
@@ -216,37 +225,103 @@ class Evening:
                 self.times[kind].append(answer.seconds)
 
 
+class Follower(threading.Thread):
+    """A phone following the game as static/js/stream.js does: its live push stream open
+    (a connection of its own), and each ETag the stream tells that the page does not show
+    fetched with the ETag it shows; without a stream, a poll every ``POLL`` seconds."""
+
+    POLL = 3.0  # seconds: the live part's hx-trigger (templates/game.html)
+
+    def __init__(self, phone: Browser, evening: Evening) -> None:
+        super().__init__(daemon=True)
+        self.phone, self.evening = phone, evening
+        self.caught_up = threading.Condition()
+        self.stream: http.client.HTTPConnection | None = None
+        self.stopped = False
+
+    def fetch(self, told: str | None = None) -> None:
+        """The live part, unless the page shows ``told`` already (its own save's answer)."""
+        with self.phone.busy:
+            if told == self.phone.etag:
+                return
+            answer = self.phone.live()
+        self.evening.note(f"live {answer.status}", answer, answer.status)
+        with self.caught_up:
+            self.caught_up.notify_all()
+
+    def run(self) -> None:
+        phone = self.phone
+        self.stream = phone.connect(timeout=600)
+        cookies = "; ".join(f"{k}={v}" for k, v in phone.cookies.items())
+        self.stream.request(
+            "GET",
+            f"/g/{phone.key}/stream/",
+            headers={"Accept": "text/event-stream", "Cookie": cookies},
+        )
+        response = self.stream.getresponse()
+        if response.status != 200:
+            response.read()
+            while not self.stopped:  # no stream: the page polls
+                time.sleep(self.POLL)
+                if not self.stopped:
+                    self.fetch()
+            return
+        try:
+            for line in iter(response.readline, b""):
+                if line.startswith(b"data: "):
+                    self.fetch(line.decode().removeprefix("data: ").strip())
+        except (OSError, ValueError, http.client.HTTPException):
+            pass  # shut at the end of the evening
+        finally:
+            self.stream.close()
+
+    def wait_for(self, etag: str, seconds: float) -> bool:
+        """Wait until the phone shows ``etag``; False if it did not within ``seconds``."""
+        with self.caught_up:
+            return self.caught_up.wait_for(lambda: self.phone.etag == etag, seconds)
+
+    def stop(self) -> None:
+        self.stopped = True
+        if self.stream is not None and self.stream.sock is not None:
+            self.stream.sock.shutdown(socket.SHUT_RDWR)  # its thread reads the end and closes it
+
+
 def play_table(
     base: str, key: str, rounds: int, pace: float, evening: Evening, seed: int, start
 ) -> None:
     """One table's ``rounds`` rounds, one every ``pace`` seconds, once every table's phones
     have opened their sheet (``start``, a barrier)."""
     host, port = base.removeprefix("http://").split(":")
-    phones = [Browser(host, int(port), key) for _ in range(PHONES)]
+    # The phones of a table share an address (a home's), each table its own (127.0.0.2, …).
+    address = f"127.0.0.{2 + seed % 250}"
+    phones = [Browser(host, int(port), key, address) for _ in range(PHONES)]
     rng = random.Random(seed)
     with ThreadPoolExecutor(PHONES) as pool:
         list(pool.map(lambda phone: phone.open_sheet(), phones))  # the first visits
-        start.wait()
-        time.sleep(rng.uniform(0, pace))  # the tables do not start together
-        for number in range(1, rounds + 1):
-            began = time.monotonic()
-            saver = phones[number % PHONES]
-            viewers = [phone for phone in phones if phone is not saver]
-            totals = [str(rng.randint(0, 40)) for _ in PLAYERS]
+    followers = {phone: Follower(phone, evening) for phone in phones}
+    for follower in followers.values():
+        follower.start()
+    start.wait()
+    time.sleep(rng.uniform(0, pace))  # the tables do not start together
+    for number in range(1, rounds + 1):
+        began = time.monotonic()
+        saver = phones[number % PHONES]
+        totals = [str(rng.randint(0, 40)) for _ in PLAYERS]
+        with saver.busy:  # its page shows the round once the answer is read
             saved = saver.save(totals, rng.choice(PLAYERS))
             if "HX-Retarget" in saved.headers:  # a conflict: not a saved round
                 saved.status = 409
             evening.note("save", saved, 200)
             saver.read_page(saved.text)
-            fetched = list(pool.map(lambda phone: phone.live(), viewers))
-            for answer in fetched:
-                evening.note("live 200", answer, 200)
-            time.sleep(max(0.0, began + pace / 2 - time.monotonic()))
-            for answer in pool.map(lambda phone: phone.live(), viewers):
-                evening.note("live 304", answer, 304)
-            with evening.lock:
-                evening.rounds += 1
-            time.sleep(max(0.0, began + pace - time.monotonic()))
+        for phone in phones:
+            if not followers[phone].wait_for(saver.etag, 10):
+                with evening.lock:
+                    evening.errors.append("a phone did not see the new round within 10 s")
+        with evening.lock:
+            evening.rounds += 1
+        time.sleep(max(0.0, began + pace - time.monotonic()))
+    for follower in followers.values():
+        follower.stop()
     for phone in phones:
         if phone.connection is not None:
             phone.connection.close()

@@ -8,8 +8,9 @@ application under gthread workers (same worker count, 4 threads each), for compa
 
 1. An evening (bench/evening.py): ``--tables`` tables of 5 phones, each playing ``--rounds``
    rounds, one every ``--pace`` seconds. A round: one phone saves it with htmx (the answer
-   is the sheet it returns to, redrawn in place); the four others fetch the live part with
-   their ETag (a 200), and again half a round later (a 304). Figures: the server's CPU per
+   is the sheet it returns to, redrawn in place); the four others, following the game's live
+   push stream as the page does, fetch the live part with their ETag when the stream tells
+   them of the new version (a 200; a phone without a stream polls). Figures: the server's CPU per
    round (user + system of gunicorn's master and workers over the rounds, from /proc,
    divided by the rounds played; budget 40 ms) and each kind of request's median and p95
    as the phone waits for it (budget: p95 100 ms).

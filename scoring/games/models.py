@@ -175,7 +175,7 @@ class Game(models.Model):
     # read once for this loaded game (``refresh_from_db`` forgets them).
 
     def refresh_from_db(self, *args, **kwargs) -> None:
-        for memo in ("_live_rounds", "_live_count", "_sheet"):
+        for memo in ("_live_rounds", "_live_count", "_sheet", "_summary"):
             self.__dict__.pop(memo, None)
         super().refresh_from_db(*args, **kwargs)
 
@@ -288,7 +288,13 @@ class Game(models.Model):
         """The summary kept with the game (for ``rounds`` live rounds, by default those
         stored); computed from the score sheet when there is none yet (a read writes nothing:
         the next change keeps it)."""
-        count = self.live_count() if rounds is None else rounds
+        if rounds is not None and rounds != self.live_count():
+            return self._summary_of(rounds)
+        if "_summary" not in self.__dict__:
+            self._summary = self._summary_of(self.live_count())
+        return self._summary
+
+    def _summary_of(self, count: int) -> story.GameSummary:
         if self.summary is not None and self.summary.get("number") == count:
             return story.summary_from_json(self.summary)
         return story.summarize(self.score())

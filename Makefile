@@ -95,7 +95,7 @@ HOST ?= 127.0.0.1
 WEB_CONCURRENCY ?= 3
 serve: install
 	DEBUG=0 $(BIN)/python manage.py collectstatic --noinput -v0
-	DEBUG=0 $(BIN)/gunicorn tamalou_ref.asgi:application -k uvicorn_worker.UvicornWorker \
+	DEBUG=0 $(BIN)/gunicorn tamalou_ref.asgi:application -k tamalou_ref.worker.Worker \
 		--bind $(HOST):$(PORT) \
 		--workers $(WEB_CONCURRENCY) --access-logfile - --error-logfile -
 

@@ -38,7 +38,7 @@ def gunicorn_master(
 ) -> Iterator[tuple[str, subprocess.Popen]]:
     """The same, with gunicorn's master process: its children are the workers (``workers``)."""
     port = free_port()
-    app = ["tamalou_ref.asgi:application", "-k", "uvicorn_worker.UvicornWorker"] if asgi else []
+    app = ["tamalou_ref.asgi:application", "-k", "tamalou_ref.worker.Worker"] if asgi else []
     command = [sys.executable, "-m", "gunicorn", *(app or ["tamalou_ref.wsgi"])]
     command += ["--bind", f"127.0.0.1:{port}"]
     command += ["--workers", str(workers), "--log-level", "warning"]
@@ -88,7 +88,7 @@ def as_wsgi(words: list[str], threads: int = 4) -> list[str]:
     """The same command serving the WSGI application with gthread workers (no live streams)."""
     words = list(words)
     at = words.index("tamalou_ref.asgi:application")
-    assert words[at + 1 : at + 3] == ["-k", "uvicorn_worker.UvicornWorker"], words
+    assert words[at + 1 : at + 3] == ["-k", "tamalou_ref.worker.Worker"], words
     words[at : at + 3] = [
         "tamalou_ref.wsgi:application",
         "-k",

@@ -3,6 +3,7 @@ and two app servers sharing one database (backup and restore: test_backup.py).""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
 import re
@@ -247,6 +248,33 @@ def test_make_serves_uvicorn_workers_read_no_body_past_the_limit(tmp_path):
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the server answered and closed: its answer is waiting
             assert status_line(sock).startswith(b"HTTP/1.1 413 ")
+
+
+def test_make_serves_workers_refuse_a_request_head_past_16_kb_at_once(tmp_path):
+    """A header of 1 MB: a 400 before the rest is read, and the worker serves the next
+    request. (httptools, uvicorn's parser before, read a 48 MB header whole and answered
+    200; larger ones held the event loop for seconds.)"""
+    import socket
+    from urllib.parse import urlsplit
+
+    with app_servers(tmp_path, asgi=True) as (server, _):
+        address = (urlsplit(server).hostname, urlsplit(server).port)
+        with socket.create_connection(address) as sock:
+            sock.settimeout(30)
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ")
+            try:
+                for _ in range(256):  # 1 MB
+                    sock.sendall(b"a" * 4096)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the server answered and closed
+            answer = b""
+            with contextlib.suppress(ConnectionResetError):
+                answer = sock.recv(100)
+        assert answer == b"" or answer.startswith(b"HTTP/1.1 400 "), answer
+        with socket.create_connection(address) as sock:
+            sock.settimeout(30)
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert sock.makefile("rb").readline().startswith(b"HTTP/1.1 200 ")
 
 
 def test_a_flood_of_new_games_from_one_client_at_once_passes_no_limit(tmp_path, monkeypatch):

@@ -213,6 +213,8 @@ SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 # the largest upload. A longer body is refused (413) before it is read (scoring/guards/encoding.py).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 200_000
 MAX_REQUEST_BYTES = 2_200_000
+# A request body from which nothing comes for this long is answered 408 (scoring/guards/bodies.py).
+REQUEST_BODY_IDLE_SECONDS = envint("REQUEST_BODY_IDLE_SECONDS", 20)
 
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365 * 2  # the games of this device, for two years

@@ -311,6 +311,16 @@ def test_under_asgi_a_body_without_its_length_is_read_up_to_the_limit_then_refus
     assert "This request is too large" in page.decode()
 
 
+def test_under_asgi_a_body_that_stops_coming_is_answered_408_and_closed(settings):
+    """300 posts promising 2 MB and sending 10 bytes were all still held after 45 s."""
+    settings.REQUEST_BODY_IDLE_SECONDS = 0.2
+    ten_bytes = iter([b"x" * 10])  # then nothing
+    headers = [(b"content-length", b"2000000"), (b"content-type", b"application/json")]
+    status, page, taken = asgi_post("/import/", headers, ten_bytes)
+    assert status == 408 and taken == 10
+    assert b"did not come" in page
+
+
 def test_under_asgi_a_body_within_the_limit_reaches_the_application_whole():
     import asyncio
 

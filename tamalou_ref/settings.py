@@ -264,6 +264,8 @@ LOGGING = {
     },
 }
 
-# Live streams (scoring/live/push.py): at most this many open at once per client address and
-# server process (a phone holds one per open sheet); beyond, 429 and the phone polls.
+# Live streams (scoring/live/push.py): at most this many open at once per client (an address,
+# an IPv6 /64) and server process (a phone holds one per open sheet), and this many in all per
+# process; beyond, 429 or 503, and the phone polls.
 LIVE_STREAMS_PER_CLIENT = envint("LIVE_STREAMS_PER_CLIENT", 20)
+LIVE_STREAMS_PER_PROCESS = envint("LIVE_STREAMS_PER_PROCESS", 500)

@@ -296,6 +296,26 @@ def test_streams_per_client_are_limited():
     assert hub.admit("10.0.0.1")
 
 
+@override_settings(LIVE_STREAMS_PER_CLIENT=2, LIVE_STREAMS_PER_PROCESS=3)
+def test_a_process_follows_at_most_its_streams_in_all():
+    """2,432 streams from 100 addresses were admitted over three processes; saves took 460
+    ms instead of 45."""
+    hub = push.Hub()
+    assert hub.admit("10.0.0.1") and hub.admit("10.0.0.2") and hub.admit("10.0.0.3")
+    assert hub.full() and not hub.admit("10.0.0.4")
+    hub.release("10.0.0.2")
+    assert not hub.full() and hub.admit("10.0.0.4")
+
+
+def test_an_ipv6_client_is_counted_by_its_64_as_the_rate_limits_count_it(rf):
+    from scoring.guards.limits import client_group
+
+    one = [rf.get("/", REMOTE_ADDR=f"2001:db8:1:2::{n:x}") for n in (1, 0xBEEF)]
+    other = rf.get("/", REMOTE_ADDR="2001:db8:1:3::1")
+    assert client_group(one[0]) == client_group(one[1]) != client_group(other)
+    assert client_group(rf.get("/", REMOTE_ADDR="192.0.2.7")) == "192.0.2.7"
+
+
 def test_a_wsgi_server_tells_the_phone_to_poll_instead(client):
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
 

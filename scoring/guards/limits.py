@@ -38,6 +38,18 @@ def client_ip(request: HttpRequest) -> str:
     return "0.0.0.0"  # no address at all (a Unix socket): every such client shares one count
 
 
+def client_group(request: HttpRequest) -> str:
+    """The client as the rate limits count it (django-ratelimit's ``key="ip"``): by its
+    address, an IPv6 one by its network (``RATELIMIT_IPV6_MASK``, a /64: a single phone may
+    use every address of one)."""
+    address = client_ip(request)
+    if ":" in address:
+        mask = getattr(settings, "RATELIMIT_IPV6_MASK", 64)
+    else:
+        mask = getattr(settings, "RATELIMIT_IPV4_MASK", 32)
+    return str(ipaddress.ip_network(f"{address}/{mask}", strict=False).network_address)
+
+
 def rate(group: str, request: HttpRequest) -> str | None:
     """The rate of ``group`` (read when each request comes, so tests can change it); the new
     game form's buttons that add or move a player row, step a number or score a sample round

@@ -20,8 +20,8 @@ How a change reaches the streams:
 Streams need an ASGI server (``tamalou_ref.asgi``: uvicorn, or gunicorn's uvicorn workers). A
 WSGI server cannot hold one (Django would read the endless stream into memory before sending
 it): there the stream answers 204, which tells the browser to stop, and the phone keeps
-polling. Each process admits at most ``LIVE_STREAMS_PER_CLIENT`` streams per client address
-(429 beyond; the phone polls meanwhile).
+polling. Each process admits at most ``LIVE_STREAMS_PER_CLIENT`` streams per client (429
+beyond) and ``LIVE_STREAMS_PER_PROCESS`` in all (503 beyond); the phone polls meanwhile.
 """
 
 from __future__ import annotations
@@ -85,11 +85,16 @@ class Hub:
         self._clients: dict[str, int] = {}
 
     def admit(self, client: str) -> bool:
+        """Count a new stream of ``client``; False if it already has LIVE_STREAMS_PER_CLIENT
+        or the process LIVE_STREAMS_PER_PROCESS (``full``)."""
         with self._lock:
-            if self._clients.get(client, 0) >= settings.LIVE_STREAMS_PER_CLIENT:
+            if self.full() or self._clients.get(client, 0) >= settings.LIVE_STREAMS_PER_CLIENT:
                 return False
             self._clients[client] = self._clients.get(client, 0) + 1
             return True
+
+    def full(self) -> bool:
+        return sum(self._clients.values()) >= settings.LIVE_STREAMS_PER_PROCESS
 
     def release(self, client: str) -> None:
         with self._lock:

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_safe
 
 from scoring.games.models import KEY_PATTERN, Game
 from scoring.guards.errors import is_busy
-from scoring.guards.limits import client_ip
+from scoring.guards.limits import client_group
 from scoring.live import push
 from scoring.pages.http import etag_of
 
@@ -89,11 +89,14 @@ async def serve(scope, receive, send, link: str, key: str) -> None:
     if found is None:
         await answer(send, 404, b"Not found")
         return
-    client = client_ip(request)
+    client = client_group(request)  # an IPv6 client by its /64, as the rate limits count
     language = get_language_from_request(request)
     game_id, edit_key, state = found
-    if not push.hub.admit(client):
-        await answer(send, 429, b"Too many streams", [(b"retry-after", b"60")])
+    if not push.hub.admit(client):  # the phone polls meanwhile
+        if push.hub.full():  # this process follows as many streams as it may
+            await answer(send, 503, b"Busy: try again shortly", [(b"retry-after", b"60")])
+        else:
+            await answer(send, 429, b"Too many streams", [(b"retry-after", b"60")])
         return
     try:
         await send({"type": "http.response.start", "status": 200, "headers": HEADERS})

@@ -530,6 +530,20 @@ def test_import_then_export_gives_the_same_file(client, path):
     assert exported_as(exported.content, game) == json.loads(path.read_text())
 
 
+def test_the_file_every_holder_of_a_link_pulls_is_the_game_as_it_stands(client):
+    """The file is drawn once for each version of the game and kept: both links get that
+    file, and a round saved since is in the next one pulled."""
+    game = make_game()
+    save_round(client, game, 1, {"Léa": "3", "Marc": "7", "Nina": "9"}, caller="Léa")
+    first = client.get(f"{url(game)}export/").content
+    assert client.get(f"/s/{game.share_key}/export/").content == first
+    assert len(json.loads(first)["rounds"]) == 1
+    save_round(client, game, 2, {"Léa": "4", "Marc": "0", "Nina": "2"}, caller="Marc")
+    after = json.loads(client.get(f"/s/{game.share_key}/export/").content)
+    assert len(after["rounds"]) == 2
+    assert after["rounds"][-1] == {"hands": {"Léa": 4, "Marc": 0, "Nina": 2}, "caller": "Marc"}
+
+
 def test_import_refuses_a_bad_file_and_stores_nothing(client, tmp_path):
     bad = json.loads((EXAMPLES / "koubo.game.json").read_text())
     bad["rounds"][1]["hands"]["Marc"] = ["5S"]

@@ -79,12 +79,12 @@ def ended_game(client) -> Game:
     return game
 
 
-def import_file(client, data: bytes | str, name: str = "game.json"):
+def import_file(client, data: bytes | str, name: str = "game.json", follow: bool = False):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     if isinstance(data, str):
         data = data.encode()
-    return client.post("/import/", {"file": SimpleUploadedFile(name, data)})
+    return client.post("/import/", {"file": SimpleUploadedFile(name, data)}, follow=follow)
 
 
 # --- a rematch, once -----------------------------------------------------------------------
@@ -272,6 +272,19 @@ def test_a_file_imported_twice_is_one_game(client, language):
     import_file(client, data)
     import_file(client, data)
     assert Game.objects.count() == 3
+
+
+def test_a_file_with_the_id_of_an_earlier_import_and_other_rounds_is_a_new_game(client):
+    """Such a file opened the earlier copy, without its new rounds and with no word."""
+    data = json.loads((EXAMPLES / "koubo.game.json").read_text())
+    earlier = {**data, "id": "table-7_evening", "rounds": data["rounds"][:1]}
+    first = import_file(client, json.dumps(earlier))
+    later = import_file(client, json.dumps({**data, "id": "table-7_evening"}), follow=True)
+    assert later.redirect_chain[0][0] != first["Location"]
+    assert "beside the earlier copy" in text(later)
+    copy = Game.objects.get(edit_key=later.redirect_chain[0][0][3:-1])
+    assert copy.live_count() == len(data["rounds"]) and copy.uid == "table-7_evening"
+    assert import_file(client, json.dumps(earlier))["Location"] == first["Location"]
 
 
 def test_another_phone_importing_the_file_makes_its_own_copy(client):

@@ -104,15 +104,18 @@ class GameManager(models.Manager):
 
     def import_file(self, data: bytes | str, mine: list[str] | None = None) -> Game:
         """A game file, checked by the referee and stored whole, or refused whole (GameError).
-        A file whose id is the id of a copy imported on this phone (``mine``: the edit keys of
-        its games) opens that copy: importing twice makes one game. A game this phone did not
-        import is never opened by its id (a file widens no access): it gets a copy of its own."""
+        A file that is a copy imported on this phone (``mine``: the edit keys of its games) as
+        it stands, id and rounds, opens that copy: importing twice makes one game. A file with
+        that id and other rounds (exported later, elsewhere) is a new copy beside it. A game
+        this phone did not import is never opened by its id (a file widens no access): it gets
+        a copy of its own."""
         parsed = gamefile.read_game(data)
         engine.score_game(parsed)
         if parsed.game_id is not None and mine:
-            copy = self.filter(edit_key__in=mine, uid=parsed.game_id, imported=True).first()
-            if copy is not None:
-                return copy
+            same = gamefile.game_to_json(parsed)
+            for copy in self.filter(edit_key__in=mine, uid=parsed.game_id, imported=True):
+                if copy.game_file() == same:
+                    return copy
         return self.store(parsed, imported=True)
 
 

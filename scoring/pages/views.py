@@ -131,6 +131,14 @@ def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
 def import_game(request: HtmxHttpRequest) -> HttpResponse:
     form = ImportForm.bind(request)
     if form.is_bound and form.save():
+        if form.beside_an_earlier_copy():
+            messages.info(
+                request,
+                _(
+                    "This phone imported this game before, with other rounds: this file is a "
+                    "new game, beside the earlier copy."
+                ),
+            )
         remember(request, form.game.edit_key)
         return redirect("edit", key=form.game.edit_key)
     context = {"error": form.error}

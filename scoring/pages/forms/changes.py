@@ -149,6 +149,12 @@ class ImportForm(forms.Form):
             return False
         return True
 
+    def beside_an_earlier_copy(self) -> bool:
+        """Whether the game imported is a new copy of a game this phone imported before with
+        other rounds (the same id in the file)."""
+        earlier = Game.objects.filter(edit_key__in=self.mine or [], uid=self.game.uid)
+        return earlier.filter(imported=True).exclude(pk=self.game.pk).exists()
+
     @property
     def error(self) -> str | None:
         errors = self.non_field_errors() if self.is_bound else []

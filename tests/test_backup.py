@@ -132,12 +132,12 @@ def test_an_archive_from_before_rematches_were_kept_restores(parts, tmp_path):
 
 
 @pytest.mark.django_db
-def test_restore_is_all_or_nothing(tmp_path):
+def test_a_backup_restored_again_leaves_out_every_game_already_here(tmp_path):
     Game.objects.import_file((EXAMPLES / "koubo.game.json").read_bytes())
     archive = tmp_path / "backup.zip"
     write_backup(archive)
-    with pytest.raises(GameError, match="already in this database"):
-        restore_backup(archive)
+    count, left_out = restore_backup(archive)
+    assert count == 0 and len(left_out) == 1 and "already in this database" in left_out[0]
     assert Game.objects.count() == 1
     (tmp_path / "bad.zip").write_bytes(b"not a zip")
     with pytest.raises(GameError, match="not a Tamalou Ref backup"):
@@ -377,9 +377,7 @@ MALFORMED = {
     ),
     "a member twice": (a_member_twice, "two files named games/"),
     "an unnamed file": (an_unnamed_file, "holds games/extra.game.json, which manifest.json"),
-    "damaged member": (damaged_member, "is damaged (Bad CRC-32"),
     "a zip too new": (a_zip_too_new, "is not a zip archive (zip file version 6.4)"),
-    "bzip2 member": (bzip2_member, "compressed in a way backups never are"),
     # the manifest
     "manifest not JSON": (raw_manifest(b"{"), "manifest.json is not valid JSON: Expecting"),
     "manifest not UTF-8": (raw_manifest(b'"\xff"'), "manifest.json is not valid JSON: it is not"),
@@ -444,10 +442,6 @@ MALFORMED = {
     "first_dealer text": (entry(1, "first_dealer", "1"), "'first_dealer' must be a whole"),
     "first_dealer a bool": (entry(1, "first_dealer", True), "'first_dealer' must be a whole"),
     "first_dealer a float": (entry(1, "first_dealer", 1.0), "'first_dealer' must be a whole"),
-    "first_dealer past the players": (
-        first_dealer_past_the_players,
-        "'first_dealer' must be below the number of players (3), not 3",
-    ),
     "ended text": (entry(1, "ended", "yes"), f"{G1}: 'ended' must be true or false, not \"yes\""),
     "ended a number": (entry(1, "ended", 1), "'ended' must be true or false, not 1"),
     "ended null": (entry(1, "ended", None), "'ended' must be true or false, not null"),
@@ -470,7 +464,6 @@ MALFORMED = {
         f"{G2}: 'updated_at' must give its UTC offset",
     ),
     "rounds text": (entry(1, "rounds", "x"), f"{G1}: 'rounds' must be a list"),
-    "one round less": (one_round_less, "'rounds' lists 1 round(s), but the game file has 2"),
     "round not an object": (
         lambda p: p.entries[0]["rounds"].__setitem__(0, 3),
         f"{G1}, round 1 must be an object, not 3",
@@ -493,23 +486,10 @@ MALFORMED = {
         "round 1: 'created_at' must be an ISO 8601",
     ),
     # the game files
-    "game file not JSON": (second_game_not_json, f"({G2}): the file is not valid JSON"),
-    "game file a score sheet": (second_game_a_score_sheet, f"({G2}): the game file has"),
-    "game file breaks the rules": (unknown_card_in_the_second_game, "unknown card 'ZZ'"),
-    "game file too large": (second_game_too_large, f"({G2}): games/"),
-    "game file long number": (
-        second_game_raw(b'{"format": ' + b"1" * 4301 + b"}"),
-        f"({G2}): the file holds a number longer than 30 digits",
-    ),
-    "game file key bomb": (
-        second_game_raw(("{" + ",".join(f'"k{i}":0' for i in range(150_000)) + "}").encode()),
-        f"({G2}): an object of the file has more than 64 keys",
-    ),
     # the keys
     "edit key twice": (game_key_twice, f"{G2}: its edit_key"),
     "share key is an edit key": (share_key_is_an_edit_key, "is also the edit_key of game 1"),
     "same file twice": (same_file_twice, f"{G2}: its file"),
-    "key already in the database": (other_game_keys, "is already in this database"),
     # the rematches and a match's time of a turn
     "rematch not in the archive": (
         entry(1, "next_game", "NoSuchGame"),
@@ -524,6 +504,31 @@ MALFORMED = {
         entry(1, "turn_seconds", 7),
         f"{G1}: 'turn_seconds' must be null or one of 30, 60, ",
     ),
+}
+
+# A game the restore cannot store, the archive otherwise good: that game is left out and named,
+# the other one restored.
+GAME_LEFT_OUT = {
+    "damaged member": (damaged_member, "is damaged (Bad CRC-32"),
+    "bzip2 member": (bzip2_member, "compressed in a way backups never are"),
+    "first_dealer past the players": (
+        first_dealer_past_the_players,
+        "'first_dealer' must be below the number of players (3), not 3",
+    ),
+    "one round less": (one_round_less, "'rounds' lists 1 round(s), but the game file has 2"),
+    "game file not JSON": (second_game_not_json, f"({G2}): the file is not valid JSON"),
+    "game file a score sheet": (second_game_a_score_sheet, f"({G2}): the game file has"),
+    "game file breaks the rules": (unknown_card_in_the_second_game, "unknown card 'ZZ'"),
+    "game file too large": (second_game_too_large, f"({G2}): games/"),
+    "game file long number": (
+        second_game_raw(b'{"format": ' + b"1" * 4301 + b"}"),
+        f"({G2}): the file holds a number longer than 30 digits",
+    ),
+    "game file key bomb": (
+        second_game_raw(("{" + ",".join(f'"k{i}":0' for i in range(150_000)) + "}").encode()),
+        f"({G2}): an object of the file has more than 64 keys",
+    ),
+    "key already in the database": (other_game_keys, "is already in this database"),
     "time of a turn of a variant": (
         entry(1, "turn_seconds", 120),
         f"({G1}): 'turn_seconds' is the time of a turn of a Tambouille match, and this game",
@@ -541,6 +546,35 @@ def test_a_malformed_archive_is_refused_in_one_line_and_nothing_stored(
     line = refused(parts.write(tmp_path / "bad.zip"))
     assert message in line
     assert database() == before
+
+
+def left_out(path: Path) -> tuple[str, list[str]]:
+    """Run restore_games on an archive with games it cannot store: what it says on standard
+    output, and its lines on standard error (one for each game left out)."""
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(SystemExit) as exit:
+        call_command("restore_games", str(path), stdout=out, stderr=err)
+    assert exit.value.code == 1
+    assert "Traceback" not in err.getvalue()
+    lines = err.getvalue().splitlines()
+    assert all(line.startswith("restore_games: not restored: ") for line in lines), lines
+    return out.getvalue(), lines
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("change", "message"), GAME_LEFT_OUT.values(), ids=GAME_LEFT_OUT.keys())
+def test_a_game_that_cannot_be_stored_is_named_and_the_other_is_restored(
+    parts, tmp_path, change, message
+):
+    """The whole archive was refused for one game: its other games were not restored."""
+    change(parts)
+    before = Game.objects.count()
+    out, lines = left_out(parts.write(tmp_path / "bad.zip"))
+    assert out.startswith("1 game(s) restored from")
+    assert len(lines) == 1 and message in lines[0]
+    assert Game.objects.count() == before + 1
+    restored = Game.objects.latest("pk")
+    assert restored.live_count() == len(restored.game_file()["rounds"]) > 0
 
 
 @pytest.mark.django_db
@@ -642,12 +676,13 @@ def peak_memory_of(function: Callable[[], object]) -> int:
 def test_a_zip_bomb_is_refused_without_unpacking_it(parts, tmp_path):
     path = bomb(parts, tmp_path / "bomb.zip", BIG)
     assert path.stat().st_size < 200_000
-    before = database()
-    lines: list[str] = []
-    peak = peak_memory_of(lambda: lines.append(refused(path)))
+    before = Game.objects.count()
+    said: list[tuple[str, list[str]]] = []
+    peak = peak_memory_of(lambda: said.append(left_out(path)))
     assert peak < 5_000_000, peak
+    (out, lines) = said[0]
     assert f"({G2}): games/" in lines[0] and "is larger than 2 MB" in lines[0]
-    assert database() == before
+    assert out.startswith("1 game(s) restored") and Game.objects.count() == before + 1
 
 
 @pytest.mark.django_db
@@ -656,12 +691,13 @@ def test_a_member_whose_header_understates_its_size_is_read_only_so_far(parts, t
     understate(path, parts.entries[1]["file"], 1_500_000)
     with zipfile.ZipFile(path) as archive:
         assert archive.getinfo(parts.entries[1]["file"]).file_size == 1_500_000
-    before = database()
-    lines: list[str] = []
-    peak = peak_memory_of(lambda: lines.append(refused(path)))
+    before = Game.objects.count()
+    said: list[tuple[str, list[str]]] = []
+    peak = peak_memory_of(lambda: said.append(left_out(path)))
     assert peak < 8_000_000, peak
+    (out, lines) = said[0]
     assert f"({G2}): games/" in lines[0] and "is damaged" in lines[0]
-    assert database() == before
+    assert out.startswith("1 game(s) restored") and Game.objects.count() == before + 1
 
 
 # --- writing a backup -------------------------------------------------------------------------
@@ -784,7 +820,6 @@ def probe_archive(where: Path, manifest: object, members: dict[str, bytes] | Non
 
 
 COMMAND_LINE_CASES = {
-    "the backup again": (None, "is already in this database"),
     "an entry with only a file": (
         {"format": "tamalou-ref.backup/1", "games": [{"file": "games/x.game.json"}]},
         "game 1 of manifest.json: the key 'created_at' is missing",
@@ -800,9 +835,7 @@ COMMAND_LINE_CASES = {
 )
 def test_restore_games_on_the_command_line_refuses_in_one_line(command_line, manifest, message):
     where, manage = command_line
-    if manifest is None:
-        path = where / "backup.zip"
-    elif isinstance(manifest, bytes):
+    if isinstance(manifest, bytes):
         path = where / "probe.zip"
         path.write_bytes(manifest)
     else:
@@ -814,6 +847,19 @@ def test_restore_games_on_the_command_line_refuses_in_one_line(command_line, man
     assert "Traceback" not in done.stderr
     assert len(done.stderr.splitlines()) == 1, done.stderr
     assert done.stderr.startswith("restore_games: ") and message in done.stderr
+    assert rows(where / "db.sqlite3") == before
+
+
+def test_restore_games_on_the_command_line_names_each_game_left_out(command_line):
+    """The backup restored into the database it was made from: its game is there already."""
+    where, manage = command_line
+    before = rows(where / "db.sqlite3")
+    done = manage("restore_games", str(where / "backup.zip"))
+    assert done.returncode == 1
+    assert done.stdout == f"0 game(s) restored from {where / 'backup.zip'}\n"
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith("restore_games: not restored: games/")
+    assert "is already in this database" in done.stderr
     assert rows(where / "db.sqlite3") == before
 
 

@@ -234,9 +234,13 @@ class Entry:
         return f"{self.file} (game {self.number} of {MANIFEST})"
 
 
-def restore_backup(source: str | os.PathLike) -> int:
-    """Store every game of a backup; all or nothing. Games whose links are already in the
-    database are refused, so a backup goes into an empty (or different) database."""
+def restore_backup(source: str | os.PathLike) -> tuple[int, list[str]]:
+    """Store every game of a backup that can be stored: how many, and what was not, one line
+    for each game left out (what is wrong and where). A game whose links already reach a game
+    here is left out, so a backup goes into an empty (or different) database; a game left out
+    stores nothing, and does not keep the others out (a game's rematch left out: the game is
+    stored without it). An archive that is not a backup, or whose manifest is wrong, is refused
+    whole (BackupError): nothing is stored."""
     try:
         archive = zipfile.ZipFile(source)
     except OSError as error:
@@ -257,16 +261,27 @@ def restore_backup(source: str | os.PathLike) -> int:
         )
         if sum(archive.getinfo(entry.file).file_size for entry in entries) > MAX_GAMES_BYTES:
             raise too_large  # what the archive says: a first check, before any game is read
-        read = 0
+        read, stored, left_out = 0, [], []
         try:
             with transaction.atomic():
-                _refuse_known_keys(entries)
                 for entry in entries:
-                    read += _restore_game(archive, entry)
+                    try:
+                        with transaction.atomic():  # a game left out leaves nothing behind
+                            _refuse_known_keys([entry])
+                            read += _restore_game(archive, entry)
+                    except BackupError as error:
+                        left_out.append(str(error))
+                        continue
+                    except DatabaseError as error:  # a value this database cannot hold
+                        problem = (str(error).splitlines() or [type(error).__name__])[0]
+                        left_out.append(f"{entry.where}: the database refused it: {problem}")
+                        continue
                     if read > MAX_GAMES_BYTES:
                         raise too_large
-                for entry in entries:
-                    if entry.next_game is not None:
+                    stored.append(entry)
+                kept = {entry.edit_key for entry in stored}
+                for entry in stored:
+                    if entry.next_game in kept:
                         rematch = Game.objects.filter(edit_key=entry.next_game).values("pk")
                         Game.objects.filter(edit_key=entry.edit_key).update(next_game=rematch)
         except DatabaseError as error:
@@ -274,7 +289,7 @@ def restore_backup(source: str | os.PathLike) -> int:
                 "the database refused the games, so none was restored: {problem}",
                 problem=(str(error).splitlines() or [type(error).__name__])[0],
             ) from None
-    return len(entries)
+    return len(stored), left_out
 
 
 def _read_member(archive: zipfile.ZipFile, name: str, limit: int, where: str) -> bytes:
@@ -582,7 +597,7 @@ def _moment(data: dict, key: str, where: str) -> datetime:
 
 
 def _refuse_known_keys(entries: list[Entry]) -> None:
-    """Refuse the archive if any of its links already reaches a game here."""
+    """Refuse the games of ``entries`` if any of their links already reaches a game here."""
     owner = {}
     for entry in entries:
         owner[entry.edit_key] = entry

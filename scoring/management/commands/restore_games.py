@@ -1,7 +1,8 @@
-"""``python manage.py restore_games ARCHIVE.zip``: put a backup back, all or nothing.
+"""``python manage.py restore_games ARCHIVE.zip``: put a backup back.
 
-An archive that is not exactly what backup_games writes is refused whole: one line on
-standard error says what is wrong and where, the exit status is 1, and nothing is stored.
+Every game that can be stored is; each game left out gets one line on standard error saying
+what is wrong and where, and the exit status is then 1. An archive that is not a backup, or
+whose manifest is wrong, is refused whole in one line (exit status 1): nothing is stored.
 """
 
 from __future__ import annotations
@@ -15,15 +16,19 @@ from scoring.referee.engine import GameError
 
 
 class Command(BaseCommand):
-    help = "Store every game of a backup_games archive (refused whole if any game is wrong)."
+    help = "Store the games of a backup_games archive (each game that cannot be stored is named)."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("archive", help="the zip file written by backup_games")
 
     def handle(self, *args, archive: str, **options) -> None:
         try:
-            count = restore_backup(archive)
+            count, left_out = restore_backup(archive)
         except GameError as error:
             self.stderr.write(one_line(f"restore_games: {error}"))
             sys.exit(1)
         self.stdout.write(f"{count} game(s) restored from {archive}")
+        for problem in left_out:
+            self.stderr.write(one_line(f"restore_games: not restored: {problem}"))
+        if left_out:
+            sys.exit(1)

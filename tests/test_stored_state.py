@@ -19,7 +19,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 
 from scoring.games.models import Game, Round, StoredSheet
-from scoring.referee import engine, story
+from scoring.referee import engine, gamefile, story
 from tests.test_sheet import save_round, url
 
 pytestmark = pytest.mark.django_db
@@ -44,6 +44,8 @@ def assert_kept(game: Game) -> story.GameSummary:
     fresh = Game.objects.get(pk=game.pk)
     assert fresh.score() == engine.score_game(fresh.as_entry())
     assert StoredSheet.read(fresh.pk, fresh.sheet_key()) == fresh.score()
+    # The size of its file, which the next round is checked against, is the export's.
+    assert fresh.file_bytes == len(gamefile.dumps(fresh.game_file()).encode())
     return kept
 
 
@@ -362,3 +364,38 @@ def test_a_timer_tap_and_a_rematch_keep_the_stored_sheet_for_their_new_state(cli
         assert changed.score() == sheet
     for g in (match, game):
         assert client.get(f"/g/{g.edit_key}/").status_code == 200
+
+
+def test_no_round_makes_a_game_whose_file_its_import_would_refuse(client, monkeypatch):
+    """130 rounds of 16 penalties with 200-character reasons made a 2.37 MB file that no
+    restore or import took back. Past the most a file holds (2 MB; 3,000 bytes here), the
+    round is refused beside the form and nothing is saved; a file that large is not imported
+    either."""
+    monkeypatch.setattr(gamefile, "MAX_FILE_BYTES", 3000)
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    penalty = {"penalty-TOTAL_FORMS": "1", "penalty-INITIAL_FORMS": "0"}
+    long_reason = {
+        "penalty-0-player": "Léa",
+        "penalty-0-points": "1",
+        "penalty-0-reason": "x" * 200,
+    }
+    number = 0
+    while True:
+        number += 1
+        answer = save_round(
+            client, game, number, {"Léa": "3", "Marc": "7"}, caller="Léa", **penalty, **long_reason
+        )
+        if answer.status_code != 302:
+            break
+        assert_kept(game)
+    assert answer.status_code == 400
+    assert "larger than 0 MB, the most a game file may hold" in answer.content.decode()
+    assert Game.objects.get(pk=game.pk).live_count() == number - 1
+    assert Round.objects.filter(game=game).first().data["penalties"][0]["reason"] == "x" * 200
+    exported = client.get(f"{url(game)}export/").content
+    assert len(exported) <= 3000
+    assert Game.objects.import_file(exported).live_count() == number - 1
+    bigger = json.loads(exported)
+    bigger["rounds"].append(bigger["rounds"][-1])
+    with pytest.raises(engine.GameError, match="the most a game file may hold"):
+        Game.objects.import_file(json.dumps(bigger))

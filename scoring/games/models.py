@@ -135,6 +135,10 @@ class Game(models.Model):
     # A fresh random token with every saved change (written in the change's transaction):
     # caches and ETags are keyed by it, so they are never stale on any app server.
     state = models.CharField(max_length=32, default=new_key, editable=False)
+    # The size of the game's file as its export writes it (UTF-8 bytes), kept by each change,
+    # which is refused past what an import reads (gamefile.check_file_bytes). None: not known
+    # yet (a new game, or one stored before it was kept): worked out at its next change.
+    file_bytes = models.PositiveIntegerField(null=True, blank=True, editable=False)
     # The game's identifier in its files (a copy imported from a file keeps the file's).
     uid = models.CharField(max_length=64, default=new_uid, db_index=True, editable=False)
     imported = models.BooleanField(default=False, editable=False)  # made from a game file
@@ -287,6 +291,13 @@ class Game(models.Model):
             self._sheet = sheet
         return self._sheet
 
+    def file_size(self) -> int:
+        """The size of the game's file as its export writes it (``file_bytes``, worked out if
+        it is not known)."""
+        if self.file_bytes is None:
+            return len(gamefile.dumps(self.game_file()).encode())
+        return self.file_bytes
+
     def stored_summary(self, rounds: int | None = None) -> story.GameSummary:
         """The summary kept with the game (for ``rounds`` live rounds, by default those
         stored); computed from the score sheet when there is none yet (a read writes nothing:
@@ -354,10 +365,12 @@ class Game(models.Model):
                 before, summary = engine.progress_of(sheet), story.summarize(sheet)
             rules = self.as_entry([], ended_after=count)  # its rules; an ended game stays ended
             results, after = engine.continue_game(rules, before, [entry])
+            size = self.file_size() + gamefile.round_bytes(data, first=count == 0)
+            gamefile.check_file_bytes(size)
             summary = story.add_rounds(summary, results, after)
             last = self.rounds.aggregate(last=Max("position"))["last"] or 0
             created = Round.objects.create(game=self, position=last + 1, data=data)
-            self._new_state(summary)
+            self._new_state(summary, file_bytes=size)
             stored.add(self.sheet_key(), results, after)
         return created
 
@@ -474,8 +487,13 @@ class Game(models.Model):
 
     def _store(self, sheet: engine.ScoreSheet, **changes) -> None:
         """The end of a write that scored the game's sheet (``sheet``, checked by the
-        referee): ``_new_state`` with the sheet's summary, and the sheet stored whole."""
-        self._new_state(story.summarize(sheet), **changes)
+        referee): ``_new_state`` with the sheet's summary and the size of the game's file
+        (refused past the most a file holds), and the sheet stored whole."""
+        as_stored = Game.objects.get(pk=self.pk)  # its rounds as this change leaves them
+        as_stored.ended = changes.get("ended", self.ended)
+        size = len(gamefile.dumps(as_stored.game_file()).encode())
+        gamefile.check_file_bytes(size)
+        self._new_state(story.summarize(sheet), file_bytes=size, **changes)
         StoredSheet.of(self.pk, self.sheet_key(), sheet).keep()
         self._sheet = sheet
 

@@ -84,6 +84,29 @@ def test_new_game_creates_the_game_in_turn_order_with_settings_and_dealer(client
     assert "Marc</strong> deals" in client.get(url(game)).content.decode()
 
 
+def test_the_names_this_phone_played_with_are_offered_on_its_next_new_game(client):
+    """The names were not remembered between games (only a rematch reused them), and the name
+    fields turned the browser's own suggestions off."""
+    from django.test import Client
+
+    for names in (["Léa", "Marc"], ["Nina", "Léa", "Omar"]):
+        data = {f"name_{i}": name for i, name in enumerate(names)} | {"action": "create"}
+        assert client.post("/new/tamalou/", data).status_code == 302
+    page = client.get("/new/gabo/").content.decode()
+    offered = re.search(r'<datalist id="known-names">(.*?)</datalist>', page).group(1)
+    assert re.findall(r'<option value="([^"]*)"', offered) == ["Nina", "Léa", "Omar", "Marc"]
+    inputs = re.findall(r'<input[^>]*name="name_\d+"[^>]*>', page)
+    assert inputs and all('list="known-names"' in tag for tag in inputs)
+    assert not any('autocomplete="off"' in tag for tag in inputs)
+    # Chosen from the list, a name is a name like any typed.
+    data = {"name_0": "Omar", "name_1": "Marc", "action": "create"}
+    client.post("/new/gabo/", data)
+    assert Game.objects.latest("pk").players == ["Omar", "Marc"]
+    # Another phone is offered none of them.
+    other = Client().get("/new/gabo/").content.decode()
+    assert re.search(r'<datalist id="known-names"></datalist>', other)
+
+
 @pytest.mark.parametrize(
     ("names", "message"),
     [

@@ -24,6 +24,16 @@ def device_games(request: HttpRequest) -> list[str]:
     return list(request.session.get("games", []))
 
 
+def known_names(request: HttpRequest, most: int = 40) -> list[str]:
+    """The names of the players of this device's games, offered as a new game's names are
+    typed: from its most recently changed games first, each name once."""
+    games = Game.objects.filter(edit_key__in=device_games(request)).order_by("-updated_at")
+    names: dict[str, None] = {}
+    for players in games.values_list("players", flat=True):
+        names.update(dict.fromkeys(players))
+    return list(names)[:most]
+
+
 def put_first(request: HttpRequest, name: str, kept: list[str], key: str, most: int) -> None:
     """Put ``key`` first in the device's list ``name`` (now ``kept``), if it is not already."""
     if kept[:1] != [key]:

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from scoring.games.models import KEY_PATTERN, RuleSet
 from scoring.guards.limits import RULE_SET, limited
-from scoring.pages.device import owns_rule_set, remember_rule_set
+from scoring.pages.device import known_names, owns_rule_set, remember_rule_set
 from scoring.pages.forms import (
     HouseRulesForm,
     NewGameForm,
@@ -50,7 +50,12 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
 
 def new_game_page(request, form: NewGameForm, status: int = 200, **shown) -> HttpResponse:
     """The new-game page: the players, and the house rules builder with this phone's sets."""
-    context = {"form": form, "variant": form.variant, "rule_sets": phone_rule_sets(request)}
+    context = {
+        "form": form,
+        "variant": form.variant,
+        "rule_sets": phone_rule_sets(request),
+        "known_names": known_names(request),
+    }
     return render(request, "new_game_variant.html", context | shown, status=status)
 
 

@@ -404,7 +404,8 @@ class NewGameForm(HouseRulesForm):
         # disabled (never sent): new-game.js shows one when a player is added on the phone.
         for row in range(max(rows, self.variant.max_players)):
             label = gettext_lazy("Player %(n)s") % {"n": row + 1}
-            attrs = {"autocomplete": "off", "autocapitalize": "words", "placeholder": label}
+            # The names this phone's games had are offered as one types (known_names).
+            attrs = {"list": "known-names", "autocapitalize": "words", "placeholder": label}
             self.fields[f"name_{row}"] = forms.CharField(
                 label=label,
                 required=False,

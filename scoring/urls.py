@@ -58,6 +58,9 @@ urlpatterns = [
     path("g/<key:key>/end/", views.end_game, name="end_game"),
     path("g/<key:key>/resume/", views.resume_game, name="resume_game"),
     path("g/<key:key>/forget/", views.forget_game, name="forget_game"),
+    # This phone's list of the games it follows by their read-only link (the share link itself
+    # takes no write).
+    path("followed/<key:key>/remove/", views.unfollow_game, name="unfollow_game"),
     path("g/<key:key>/clock/", views.clock, name="clock"),
     # The sheet with every round whole (a long game's older rounds are folded on the sheet).
     path("g/<key:key>/rounds/", views.edit_sheet, name="edit_rounds"),

@@ -127,3 +127,37 @@ def test_forms_need_the_csrf_token_and_htmx_sends_it_in_a_header():
         HTTP_HX_REQUEST="true",
     )
     assert accepted.status_code == 200 and Round.objects.count() == 1
+
+
+def test_a_phone_that_opened_a_share_link_lists_the_game_read_only(client):
+    """A phone that followed a game by its link did not list it."""
+    from django.test import Client
+
+    game = make_game()
+    save(client, game, 1, 3, 9, **NOBODY_CALLED)
+    viewer = Client()
+    viewer.cookies["django_language"] = "en"
+    viewer.get(f"/s/{game.share_key}/")
+    home = viewer.get("/").content.decode()
+    assert "Games this phone follows" in home and f'href="/s/{game.share_key}/"' in home
+    assert game.edit_key not in home  # a share key never leads to the edit key
+    assert "Games on this phone" not in home and viewer.get("/stats/").context["games"] == 0
+    # Removed from the list, after a confirmation: the game stays, its link still opens it.
+    assert "Yes, remove it from this phone" in home
+    assert viewer.get(f"/followed/{game.share_key}/remove/").status_code == 405
+    answer = viewer.post(f"/followed/{game.share_key}/remove/", follow=True)
+    assert "Games this phone follows" not in answer.content.decode()
+    assert viewer.get(f"/s/{game.share_key}/").status_code == 200
+    # The scorer's phone, which has the game by its edit link, lists it once, as its own.
+    client.get(f"/s/{game.share_key}/")
+    own = client.get("/").content.decode()
+    assert "Games this phone follows" not in own and f"/g/{game.edit_key}/" in own
+
+
+def test_the_followed_games_in_french(client):
+    game = make_game()
+    client.cookies["django_language"] = "fr"
+    client.get(f"/s/{game.share_key}/")
+    home = client.get("/").content.decode()
+    assert "Parties suivies sur ce téléphone" in home
+    assert "son lien en lecture seule l’ouvre toujours" in home

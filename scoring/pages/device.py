@@ -1,6 +1,6 @@
 """What this device keeps in its session (a signed cookie), newest first: the edit keys of its
-games, and what the home page and the statistics show of them; the keys of its saved house
-rules.
+games, and what the home page and the statistics show of them; the share keys of the games
+it follows by their read-only link; the keys of its saved house rules.
 
 Earlier versions kept the list in a plain cookie (``tamalou_games``), which anybody able to
 set a cookie for the site could fill with keys of their choice: it is no longer read.
@@ -67,11 +67,36 @@ def forget(request: HttpRequest, edit_key: str) -> None:
     request.session["games"] = [k for k in device_games(request) if k != edit_key]
 
 
+def followed_games(request: HttpRequest) -> list[str]:
+    """The share keys of the games this device opened by their read-only link."""
+    return list(request.session.get("followed", []))
+
+
+def follow(request: HttpRequest, share_key: str) -> None:
+    """Put the game this device opened by its read-only link first in its followed list."""
+    put_first(request, "followed", followed_games(request), share_key, MAX_GAMES)
+
+
+def unfollow(request: HttpRequest, share_key: str) -> None:
+    request.session["followed"] = [k for k in followed_games(request) if k != share_key]
+
+
 def game_summaries(request: HttpRequest) -> list[dict]:
     """The games of this device for its home page: games in progress first, then the most
     recently changed, each with its leader."""
+    return summaries_of(Game.objects.filter(edit_key__in=device_games(request)))
+
+
+def followed_summaries(request: HttpRequest) -> list[dict]:
+    """The games this device follows by their read-only link (those it has by their edit link
+    are listed with its own), in the same order."""
+    games = Game.objects.filter(share_key__in=followed_games(request))
+    return summaries_of(games.exclude(edit_key__in=device_games(request)))
+
+
+def summaries_of(games) -> list[dict]:
     summaries = []
-    for game in with_round_counts(Game.objects.filter(edit_key__in=device_games(request))):
+    for game in with_round_counts(games):
         summary = game.stored_summary(game.round_count)
         leader = min(summary.in_game or summary.players, key=lambda p: summary.totals[p])
         summaries.append(

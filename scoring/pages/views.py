@@ -18,7 +18,16 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from scoring.games.models import Conflict, Game
 from scoring.guards.limits import IMPORT, NEW_GAME, SYNC, limited
 from scoring.pages import webapp
-from scoring.pages.device import forget, game_records, game_summaries, remember, stats_context
+from scoring.pages.device import (
+    follow,
+    followed_summaries,
+    forget,
+    game_records,
+    game_summaries,
+    remember,
+    stats_context,
+    unfollow,
+)
 from scoring.pages.downloads import csv_download, game_file_download
 from scoring.pages.forms import (
     DeleteRoundForm,
@@ -87,6 +96,7 @@ def service_worker(request: HtmxHttpRequest) -> HttpResponse:
 def home(request: HtmxHttpRequest) -> HttpResponse:
     context = {
         "summaries": game_summaries(request),
+        "followed": followed_summaries(request),
         "variants": VARIANTS.values(),
         "tambouille": Tambouille,
         "rule_sets": phone_rule_sets(request),
@@ -318,6 +328,7 @@ def edit_csv(request: HtmxHttpRequest, key: str) -> HttpResponse:
 @private  # a game's whole content
 def share_sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
     game = find_game("share", key)
+    follow(request, game.share_key)  # listed on this phone's home page, read-only
     return render(request, page_template(game), sheet_context(request, game, link="share"))
 
 
@@ -443,5 +454,14 @@ def forget_game(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """Take a game off this phone's list and statistics; the game and its links stay."""
     game = find_game("edit", key)
     forget(request, game.edit_key)
+    messages.success(request, _("The game was removed from this phone. Its links still open it."))
+    return redirect("home")
+
+
+@require_POST
+def unfollow_game(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """Take a game this phone follows by its read-only link off its list; the game stays."""
+    game = find_game("share", key)
+    unfollow(request, game.share_key)
     messages.success(request, _("The game was removed from this phone. Its links still open it."))
     return redirect("home")

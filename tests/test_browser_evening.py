@@ -258,3 +258,38 @@ def test_the_oldest_rounds_a_viewer_brought_stay_when_the_sheet_updates_live(
     expect(phone.locator("#round-2 tbody tr")).to_have_count(8)  # brought again
     expect(phone.locator("#round-1")).to_be_attached()
     expect(phone.locator("#history .earlier")).to_have_count(0)
+
+
+def test_the_share_panel_shares_the_read_only_link_or_copies_it(phone: Page, live_server):
+    """Sharing was a QR code and a raw address: no share sheet, no copy button. Where the
+    phone has a share sheet, the button opens it with the read-only link; elsewhere it copies
+    the link."""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    link = f"{live_server.url}/s/{game.share_key}/"
+    phone.add_init_script(
+        "window.shared = []; navigator.share = (data) => { window.shared.push(data.url);"
+        " return Promise.resolve(); };"
+    )
+    phone.goto(f"{live_server.url}/g/{game.edit_key}/")
+    button = phone.locator(".share button[data-share]")
+    expect(button).to_be_hidden()  # until the panel is opened
+    phone.locator("summary", has_text="Show the scores on other phones").tap()
+    expect(button).to_have_text("Share the link")
+    button.tap()
+    assert phone.evaluate("window.shared") == [link]
+    assert_fits_the_phone(phone)
+
+
+def test_without_a_share_sheet_the_button_copies_the_link_in_french(page: Page, live_server):
+    in_french(page, live_server)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.add_init_script("delete Navigator.prototype.share; delete navigator.share;")
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    page.locator("summary", has_text="Afficher les scores sur d’autres téléphones").tap()
+    button = page.locator(".share button[data-share]")
+    expect(button).to_have_text("Copier le lien")
+    button.tap()
+    expect(button).to_have_text("Lien copié")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == f"{live_server.url}/s/{game.share_key}/"

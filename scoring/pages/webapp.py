@@ -51,7 +51,8 @@ BACKGROUND = "#f7f5f0"
 
 # Every script and stylesheet a page loads (a test checks the pages against this list), and
 # every module of static/js (another test): the modules they import, pending.js, imported
-# by offline.js while rounds entered offline wait, drafts.js by round.js, offline.js by live.js.
+# by offline.js while rounds entered offline wait, drafts.js by round.js, offline.js and share.js
+# by live.js.
 SCRIPTS = [
     "js/live.js",
     "js/stream.js",
@@ -62,6 +63,7 @@ SCRIPTS = [
     "js/new-game.js",
     "js/players.js",
     "js/offline.js",
+    "js/share.js",
     "js/keep.js",
     "js/drafts.js",
     "js/queue.js",

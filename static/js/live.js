@@ -50,6 +50,17 @@ document.addEventListener("htmx:afterSettle", () => {
 // stays within 40 KB (`make bench`: 40.2 KB with it loaded at once).
 addEventListener("load", () => import("./offline.js"));
 
+// The Share button of a share panel, once it is opened (share.js).
+document.addEventListener(
+  "toggle",
+  (event) => {
+    if (event.target.matches?.("details.share") && event.target.open) {
+      import("./share.js").then((share) => share.offer(event.target));
+    }
+  },
+  true, // toggle does not bubble
+);
+
 // The live push, once the page has loaded (stream.js).
 if (document.getElementById("live-top")) {
   addEventListener("load", () => import("./stream.js").then((stream) => stream.start()));

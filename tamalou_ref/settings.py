@@ -148,14 +148,12 @@ elif (
     # PostgreSQL with CONN_MAX_AGE=0 (a connection closed after each request): a pool of
     # DATABASE_POOL connections per process serves the requests instead of a connection each
     # (a request waits for one, at most 10 s), each checked before it is handed out (one the
-    # server dropped is replaced). DATABASE_POOL=0: no pool.
-    from psycopg_pool import ConnectionPool
-
+    # server dropped is replaced: Django gives the pool psycopg's check, as CONN_HEALTH_CHECKS
+    # is on). DATABASE_POOL=0: no pool.
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
         "max_size": envint("DATABASE_POOL", 10),
         "timeout": 10,
-        "check": ConnectionPool.check_connection,
     }
 # Widgets render with Jinja2, Django's own Jinja2 form renderer (its widget templates, and the
 # project's in scoring/jinja2/widgets/).

@@ -160,9 +160,9 @@ class Browser:
 
 
 @contextmanager
-def app_servers(tmp_path: Path, asgi: bool = False) -> Iterator[list[str]]:
+def app_servers(tmp_path: Path, asgi: bool = False, **settings: str) -> Iterator[list[str]]:
     """Two gunicorn servers, separate processes, one database: a load balancer's view
-    (``asgi``: with uvicorn workers, as ``make serve``)."""
+    (``asgi``: with uvicorn workers, as ``make serve``; ``settings``: environment variables)."""
     env = {
         **{k: v for k, v in os.environ.items() if k not in (*TEST_ONLY, "DATABASE_URL")},
         **PRODUCTION,
@@ -170,6 +170,7 @@ def app_servers(tmp_path: Path, asgi: bool = False) -> Iterator[list[str]]:
         "HTTPS": "0",
         "STATIC_ROOT": str(tmp_path / "static"),
         "DATABASE_URL": f"sqlite:///{tmp_path / 'shared.sqlite3'}",
+        **settings,
     }
     if connection.vendor == "postgresql":
         import psycopg
@@ -248,6 +249,19 @@ def test_make_serves_uvicorn_workers_read_no_body_past_the_limit(tmp_path):
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the server answered and closed: its answer is waiting
             assert status_line(sock).startswith(b"HTTP/1.1 413 ")
+
+
+def test_connections_closed_after_each_request_serve_every_page(tmp_path):
+    """CONN_MAX_AGE=0: on PostgreSQL, a pool of connections per process (DATABASE_POOL). Every
+    page that read the database was a 500 there (the pool was given its check twice)."""
+    from tests.test_push import new_game
+
+    with app_servers(tmp_path, asgi=True, CONN_MAX_AGE="0") as (a, b):
+        phone = Browser()
+        key, share = new_game(phone, a)
+        for server in (a, b):
+            for path in (f"/g/{key}/", f"/{share}", f"/{share}live/", f"/g/{key}/export/", "/"):
+                assert phone.get(server + path)  # an answer that is not a 2xx raises
 
 
 def test_make_serves_workers_refuse_a_request_head_past_16_kb_at_once(tmp_path):

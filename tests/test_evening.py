@@ -284,7 +284,12 @@ def test_a_file_with_the_id_of_an_earlier_import_and_other_rounds_is_a_new_game(
     assert "beside the earlier copy" in text(later)
     copy = Game.objects.get(edit_key=later.redirect_chain[0][0][3:-1])
     assert copy.live_count() == len(data["rounds"]) and copy.uid == "table-7_evening"
+    # Each file imported again opens its own copy, with no word of a new game.
+    again = import_file(client, json.dumps({**data, "id": "table-7_evening"}), follow=True)
+    assert again.redirect_chain[0][0] == later.redirect_chain[0][0]
+    assert "beside the earlier copy" not in text(again)
     assert import_file(client, json.dumps(earlier))["Location"] == first["Location"]
+    assert Game.objects.count() == 2
 
 
 def test_another_phone_importing_the_file_makes_its_own_copy(client):

@@ -141,7 +141,7 @@ def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
 def import_game(request: HtmxHttpRequest) -> HttpResponse:
     form = ImportForm.bind(request)
     if form.is_bound and form.save():
-        if form.beside_an_earlier_copy():
+        if form.beside_an_earlier_copy:
             messages.info(
                 request,
                 _(

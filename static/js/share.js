@@ -18,5 +18,6 @@ export function offer(panel) {
     }
     await navigator.clipboard.writeText(url);
     button.textContent = button.dataset.copiedLabel;
+    setTimeout(() => (button.textContent = button.dataset.copyLabel), 3000);
   });
 }

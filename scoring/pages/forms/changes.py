@@ -118,8 +118,11 @@ class RematchForm(GameChangeForm):
 
 class ImportForm(forms.Form):
     """A game file sent from the phone (``file``), stored whole or refused whole. A file
-    whose id is that of a copy this phone imported (``mine``: its games' edit keys) opens
-    that copy."""
+    that is a copy this phone imported (``mine``: its games' edit keys) as it stands opens
+    that copy; once saved, ``beside_an_earlier_copy`` says whether the game is a new copy of
+    one it imported before with other rounds."""
+
+    beside_an_earlier_copy = False
 
     def __init__(self, *args, mine: list[str], **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -140,6 +143,8 @@ class ImportForm(forms.Form):
     def save(self) -> bool:
         if not self.is_valid():
             return False
+        imported = Game.objects.filter(edit_key__in=self.mine or [], imported=True)
+        before = list(imported.values_list("pk", "uid"))
         try:
             self.game = Game.objects.import_file(
                 self.files["file"].read(gamefile.MAX_FILE_BYTES + 1), mine=self.mine
@@ -147,13 +152,10 @@ class ImportForm(forms.Form):
         except GameError as problem:
             self.add_error(None, say(problem))
             return False
+        # A new copy of a game this phone imported before with other rounds (the same id).
+        made = self.game.pk not in {pk for pk, _ in before}
+        self.beside_an_earlier_copy = made and self.game.uid in {uid for _, uid in before}
         return True
-
-    def beside_an_earlier_copy(self) -> bool:
-        """Whether the game imported is a new copy of a game this phone imported before with
-        other rounds (the same id in the file)."""
-        earlier = Game.objects.filter(edit_key__in=self.mine or [], uid=self.game.uid)
-        return earlier.filter(imported=True).exclude(pk=self.game.pk).exists()
 
     @property
     def error(self) -> str | None:

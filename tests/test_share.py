@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.utils.html import escape
@@ -140,6 +142,7 @@ def test_a_phone_that_opened_a_share_link_lists_the_game_read_only(client):
     viewer.get(f"/s/{game.share_key}/")
     home = viewer.get("/").content.decode()
     assert "Games this phone follows" in home and f'href="/s/{game.share_key}/"' in home
+    assert "Leader: Léa (3) · 1 round ·" in " ".join(re.sub(r"<[^>]+>", " ", home).split())
     assert game.edit_key not in home  # a share key never leads to the edit key
     assert "Games on this phone" not in home and viewer.get("/stats/").context["games"] == 0
     # Removed from the list, after a confirmation: the game stays, its link still opens it.

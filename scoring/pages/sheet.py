@@ -214,7 +214,6 @@ def sheet_context(
     whole = match is not None and match.url_name == f"{link}_rounds"
     asked = request.GET.get("open", "")
     opened = int(asked) if asked.isascii() and asked.isdigit() and len(asked) < 8 else None
-    deals = engine.deals(sheet, game.first_dealer)
     return shown | {
         "kept_key": kept_key(game, link, whole or opened is not None),
         # A folded round's line, drawn once and kept: the rounds' own data completes its key.
@@ -222,7 +221,7 @@ def sheet_context(
         "history": lambda: history(game, sheet, fold=not whole, opened=opened),
         "earlier": 0 if whole else earlier_rounds(sheet),
         "rounds_url": reverse(f"{link}_rounds", args=[key]),
-        "next_deal": deals[len(sheet.rounds)] if not sheet.finished else None,
+        "next_deal": game.next_deal(),
         "rounds_to_play": (variant.rounds - len(sheet.rounds)) if variant.rounds else None,
         "open_ended": not sheet.finished and variant.rounds is None,
         # Worked out only when the page draws it (its story is kept once drawn).

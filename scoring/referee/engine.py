@@ -139,7 +139,7 @@ class RoundResult:
 class ScoreSheet:
     variant: str
     players: tuple[str, ...]
-    rounds: list[RoundResult]
+    rounds: Sequence[RoundResult]
     totals: dict[str, Fraction]
     in_game: tuple[str, ...]
     finished: bool
@@ -954,25 +954,36 @@ def deals(sheet: ScoreSheet, first_dealer: int = 0) -> list[tuple[str, str]]:
     next player still in, who lets the player after him start; a variant may say otherwise."""
     variant = VARIANTS[sheet.variant]()
     players = sheet.players
-    in_game = list(players)
-
-    def after(player: str, among: list[str]) -> str:
-        start = players.index(player)
-        for step in range(1, len(players) + 1):
-            candidate = players[(start + step) % len(players)]
-            if candidate in among:
-                return candidate
-        return player
-
     dealer = players[first_dealer % len(players)]
-    result = [(dealer, after(dealer, in_game))]
+    result = [(dealer, seat_after(players, dealer, players))]
+    in_game = list(players)
     for scored in sheet.rounds:
-        for player in scored.knocked_out:
-            in_game.remove(player)
+        in_game = [p for p in in_game if p not in scored.knocked_out]
         if not in_game:
             break
-        dealer = after(dealer, in_game)
-        rotation = (dealer, after(dealer, in_game))
-        dealer, first = variant.next_deal(rotation, scored.caller, scored.winners)
-        result.append((dealer, first))
+        result.append(deal_after(variant, players, result[-1][0], in_game, scored))
     return result
+
+
+def deal_after(
+    variant: Variant,
+    players: Sequence[str],
+    dealer: str,
+    in_game: Sequence[str],
+    scored: RoundResult,
+) -> tuple[str, str]:
+    """(dealer, first to play) of the round after ``scored``, which ``dealer`` dealt and
+    after which ``in_game`` are still in."""
+    dealer = seat_after(players, dealer, in_game)
+    rotation = (dealer, seat_after(players, dealer, in_game))
+    return variant.next_deal(rotation, scored.caller, scored.winners)
+
+
+def seat_after(players: Sequence[str], player: str, among: Sequence[str]) -> str:
+    """The next player of ``among`` after ``player``'s seat, round the table."""
+    start = players.index(player)
+    for step in range(1, len(players) + 1):
+        candidate = players[(start + step) % len(players)]
+        if candidate in among:
+            return candidate
+    return player

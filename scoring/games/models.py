@@ -361,8 +361,8 @@ class Game(models.Model):
         with reads the whole sheet, for its chart.)"""
         data = gamefile.round_to_json(entry)
         with self._locked():
+            count = self.live_count()  # the rounds before it are not read: only their sheet
             live = self.rounds.live().order_by("position")
-            count = live.count()  # the rounds before it are not read: only their sheet
             same = live[number - 1] if 0 < number <= count else None
             if same is not None and same.data == data:
                 # The same round sent again (a second tap on Save, or a retry after its answer
@@ -387,6 +387,9 @@ class Game(models.Model):
             created = Round.objects.create(game=self, position=last + 1, data=data)
             self._new_state(summary, file_bytes=size)
             stored.add(self.sheet_key(), results, after)
+            # The game as this write leaves it, for the page the save answers with.
+            self._live_count, self._stored = count + 1, stored
+            self._sheet = stored.sheet(rescore=self._rescored_rounds)
         return created
 
     def replace_round(self, round_id: int, edits: int | None, entry: engine.RoundEntry) -> None:

@@ -17,6 +17,7 @@ from django.test import Client
 from playwright.sync_api import Page, expect
 
 from scoring.games.models import Game, Round
+from tests.test_accessibility import axe_violations
 from tests.test_browser import assert_fits_the_phone, shoot
 
 WORDS = json.loads((Path(__file__).parent / "js" / "speech-words.json").read_text())
@@ -256,3 +257,27 @@ def test_without_speech_recognition_the_form_has_no_microphone(page: Page, live_
     page.goto(f"{live_server.url}/g/{game.edit_key}/")
     expect(page.locator(".picker legend")).to_have_text("Add cards to Léa")  # round.js ran
     expect(page.locator("button[data-say]")).to_be_hidden()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "scheme",
+    [
+        pytest.param("light", marks=pytest.mark.browser_context_args(color_scheme="light")),
+        pytest.param("dark", marks=pytest.mark.browser_context_args(color_scheme="dark")),
+    ],
+)
+def test_what_was_heard_and_missed_reads_well_in_either_theme(page: Page, live_server, scheme):
+    """axe (WCAG 2.2 AA, contrast included) over the form as a round said aloud left it."""
+    page.add_init_script(STAND_IN)
+    game = Game.objects.create(variant="koubo", players=["Léa", "Marc", "Nina"])
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    page.evaluate("window.toSay.push([['Lea minus one, Bob four, Nina penalty']])")
+    page.get_by_role("button", name="Say the round").tap()
+    said = page.locator(".round-form .said")
+    expect(said).to_contain_text("Heard: Léa −1.")
+    expect(said.locator(".missed")).to_have_text(
+        ["Not understood: Bob.", "No number for Marc, Nina.", "No penalty points for Nina."]
+    )
+    assert axe_violations(page) == []

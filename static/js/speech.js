@@ -87,10 +87,10 @@ export function matchName(spoken, players) {
 
 // The transcript in pieces: numbers in digits ("12", "-2", "4,5"), words (plain), and breaks
 // (a comma or full stop the recognizer wrote). A hyphen joins words ("dix-sept", "Jean-Pierre")
-// and is cut; before digits it is a minus.
+// and is cut; before digits ("-2", "- 2") it is a minus.
 function tokens(transcript) {
   const found = [];
-  const pattern = /([+\-−]?)(\d+)(?:[.,](\d+))?(½)?|([\p{L}\p{M}]+)|([,.;:!?]+)|(½)/gu;
+  const pattern = /([+\-−]?) ?(\d+)(?:[.,](\d+))?(½)?|([\p{L}\p{M}]+)|([,.;:!?]+)|(½)/gu;
   for (const match of transcript.matchAll(pattern)) {
     const [, sign, whole, decimals, halfSign, word, stop, half] = match;
     if (whole !== undefined) {

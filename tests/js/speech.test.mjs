@@ -114,6 +114,7 @@ test("numbers in digits, with a sign or a decimal comma, in either language", ()
   assert.equal(parseRound("Marc 12", five("fr")).totals.Marc, 12);
   assert.equal(parseRound("Marc -2", five("en")).totals.Marc, -2);
   assert.equal(parseRound("Marc −2", five("fr")).totals.Marc, -2);
+  assert.equal(parseRound("Marc - 2", five("fr")).totals.Marc, -2);
   assert.equal(parseRound("Marc 4,5", tamoul).totals.Marc, 4.5);
   assert.equal(parseRound("Marc 4.5", tamoul).totals.Marc, 4.5);
   assert.equal(parseRound("Marc 4½", tamoul).totals.Marc, 4.5);

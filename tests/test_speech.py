@@ -246,6 +246,13 @@ def test_what_is_not_heard_is_left_as_it_was_and_named(phone: Page, live_server)
     page.locator("#id_total_1").tap()
     page.keyboard.type("0")
     expect(page.locator("#id_total_1")).not_to_have_class(re.compile(r"\bheard\b"))  # typed over
+
+    page.evaluate("window.toSay.push([['well thank you']], [])")
+    page.get_by_role("button", name="Say the round").tap()  # words, but nothing of the round
+    expect(said).to_have_text("Nothing heard: tap the microphone and say the round again.")
+    page.get_by_role("button", name="Say the round").tap()  # silence
+    expect(said).to_have_text("Nothing heard: tap the microphone and say the round again.")
+    expect(page.locator("#id_total_1")).to_have_value("0")  # as typed, left alone
     assert not Round.objects.exists()
 
 

@@ -100,7 +100,7 @@ function show(form, heard, { seats, texts, lang }) {
     lines.push(["missed", fill(texts.penaltyUnread, { names: heard.penaltyUnread.join(", ") })]);
   }
   if (said.length) lines.push(["", texts.check]);
-  return lines;
+  return lines.length ? lines : [["missed", texts.nothing]]; // words, but nothing of the round
 }
 
 function status(form, lines) {

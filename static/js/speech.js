@@ -247,7 +247,7 @@ function numbers(list) {
         k += 1;
       } else out.push({ kind: "unread" });
     } else if (item.kind === "number") {
-      if (["un", "une", "one"].includes(item.word) && list[k + 1]?.kind === "penalty") continue; // une pénalité
+      if (item.word === "une" && list[k + 1]?.kind === "penalty") continue; // "une pénalité": no number
       if (list[k + 1]?.kind === "half") {
         out.push({ kind: "number", value: item.value + 0.5 });
         k += 1;
@@ -275,7 +275,7 @@ function segments(list) {
       const last = current?.items.at(-1);
       if (last?.kind === "penalty" || (last?.kind === "call" && last.afterBreak)) carried.push(current.items.pop());
       if (!current) carried = carried.slice(Math.max(0, carried.findIndex(forNext)), carried.some(forNext) ? undefined : 0);
-      current = { who: item, items: carried };
+      current = { who: item, items: carried.map(({ afterBreak: _said, ...rest }) => rest) }; // placed
       carried = [];
       groups.push(current);
     } else if (item.kind === "by") {

@@ -218,3 +218,79 @@ test("of a recognizer's alternatives, the one that leaves out least is read", ()
   assert.equal(best.transcript, "Léa douze Marc sept");
   assert.deepEqual(best.heard.totals, { Léa: 12, Marc: 7 });
 });
+
+// A seeded generator (mulberry32): the same rounds on every run.
+function generator(seed) {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+test("300 generated rounds, players in any order, numbers in words or digits: all read as said", () => {
+  const random = generator(35);
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const words = { fr: french, en: english };
+  const minus = { fr: "moins", en: "minus" };
+  const calls = {
+    fr: ["{name} annonce", "{name} a dit Cabo", "Tamalou par {name}", "c'est {name} qui annonce"],
+    en: ["{name} calls", "{name} called Cabo", "Dutch by {name}", "{name} is the caller"],
+  };
+  const penalties = {
+    fr: ["{name} pénalité {n}", "pénalité de {n} pour {name}", "{name} {n} points de pénalité"],
+    en: ["{name} penalty {n}", "penalty of {n} for {name}", "{name} {n} penalty points"],
+  };
+  for (let round = 0; round < 300; round += 1) {
+    const lang = pick(["fr", "en"]);
+    const players = ["Léa", "Marc", "Nina", "Omar", "Zoé"];
+    const order = [...players].sort(() => random() - 0.5);
+    const totals = {};
+    const parts = order.map((name) => {
+      const size = Math.floor(random() * 101);
+      const value = size && random() < 0.2 ? -size : size;
+      totals[name] = value;
+      const said = random() < 0.5 ? String(size) : words[lang](size);
+      const spoken = random() < 0.5 ? name : name.normalize("NFD").replace(/\p{M}/gu, "");
+      return `${spoken} ${value < 0 ? `${minus[lang]} ` : ""}${said}`;
+    });
+    const caller = pick(players);
+    parts.splice(Math.floor(random() * (parts.length + 1)), 0, pick(calls[lang]).replace("{name}", caller));
+    const fined = random() < 0.5 ? pick(players) : null;
+    const points = 1 + Math.floor(random() * 20);
+    if (fined) parts.push(pick(penalties[lang]).replace("{name}", fined).replace("{n}", words[lang](points)));
+    const say = parts.join(random() < 0.5 ? ", " : " ");
+    const heard = parseRound(say, five(lang));
+    assert.deepEqual(heard.totals, totals, say);
+    assert.equal(heard.caller, caller, say);
+    assert.deepEqual(heard.penalties, fined ? [{ player: fined, points }] : [], say);
+    assert.deepEqual([heard.unknown, heard.noNumber, heard.penaltyUnread], [[], [], []], say);
+  }
+});
+
+test("300 generated rounds with a name the game does not have: its number goes to nobody", () => {
+  const random = generator(36);
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const strangers = ["Bob", "Paul", "Hugo", "Inès", "Karim", "Tom", "Sacha", "Yann", "Lucie", "Rémi"];
+  for (let round = 0; round < 300; round += 1) {
+    const lang = pick(["fr", "en"]);
+    const players = ["Léa", "Marc", "Nina", "Omar", "Zoé"];
+    const missing = pick(players);
+    const stranger = pick(strangers);
+    const totals = {};
+    const parts = [...players]
+      .sort(() => random() - 0.5)
+      .map((name) => {
+        const value = Math.floor(random() * 101);
+        if (name !== missing) totals[name] = value;
+        return `${name === missing ? stranger : name} ${random() < 0.5 ? value : (lang === "fr" ? french : english)(value)}`;
+      });
+    const say = parts.join(random() < 0.5 ? ", " : " ");
+    const heard = parseRound(say, five(lang));
+    assert.deepEqual(heard.totals, totals, say);
+    assert.deepEqual(heard.unknown, [stranger], say);
+    assert.deepEqual(heard.noNumber, [missing], say);
+  }
+});

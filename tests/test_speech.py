@@ -44,6 +44,9 @@ def test_the_round_form_gives_the_parser_the_words_it_was_tested_with(language):
     cabo_words = say_words(client, cabo)
     assert "counter" not in cabo_words["words"]  # no counter-call in Cabo
     assert (cabo_words["halves"], cabo_words["negatives"]) == (False, True)
+    # a hand holds at most every card of the deck; Cabo's red kings are worth −2 each
+    rules = cabo.rules()
+    assert (cabo_words["lowest"], cabo_words["highest"]) == (-4, rules.highest_possible_hand)
     heard = {"en": "Heard: {list}.", "fr": "Entendu\u202f: {list}."}[language]
     assert words["texts"]["heard"] == heard
 

@@ -322,18 +322,24 @@ function meaning(items) {
   return said;
 }
 
-// Whether a number can be a hand total (or penalty points) in this game.
-function possible(value, context) {
+// Whether a number can be a hand total (between the lowest and highest a hand of the game can
+// reach, when the page says them) or penalty points: a minus only where the deck has negative
+// cards, a half only where the game has halves.
+function possible(value, context, [lowest, highest]) {
   if (value === null || value === undefined) return false;
   if (value < 0 && !context.negatives) return false;
   if (!Number.isInteger(value) && !(context.halves && Number.isInteger(value * 2))) return false;
-  return Math.abs(value) <= (context.most ?? 1000);
+  return value >= lowest && value <= highest;
 }
+
+const handRange = (context) => [context.lowest ?? -1000, context.highest ?? 1000];
+const PENALTY_RANGE = [-999, 999]; // the referee's MAX_PENALTY
 
 // The round said in `transcript`, for `context`:
 //   players: the names of the round, in seat order; lang: "fr" or "en";
 //   calls: every variant's call word; words: {call, penalty, penaltyAfter, minus, half,
-//   counter, by, correction}: the language's phrases; halves, negatives: what the game allows.
+//   counter, by, correction}: the language's phrases; halves, negatives: what the game allows;
+//   lowest, highest: the hand totals a hand of the game can reach.
 // Returns the totals heard ({name: number}), the caller and counter-caller (or null), the
 // penalties ({player, points}), the words that named nobody (said with a number or a call),
 // the players left without a total, and those whose penalty had no number it could read. The
@@ -349,13 +355,13 @@ export function parseRound(transcript, context) {
     }
     const name = group.who.name;
     if (said.hand !== undefined) {
-      if (possible(said.hand, context)) heard.totals[name] = said.hand;
+      if (possible(said.hand, context, handRange(context))) heard.totals[name] = said.hand;
       else delete heard.totals[name];
     }
     if (said.counter && context.words.counter?.length) heard.counterCaller = name;
     else if (said.call) heard.caller = name;
     if (said.penalty !== undefined) {
-      if (said.penalty !== 0 && possible(said.penalty, context)) {
+      if (said.penalty !== 0 && possible(said.penalty, context, PENALTY_RANGE)) {
         heard.penalties[name] = said.penalty;
         heard.penaltyUnread = heard.penaltyUnread.filter((n) => n !== name);
       } else {

@@ -121,6 +121,13 @@ test("numbers in digits, with a sign or a decimal comma, in either language", ()
   assert.equal(parseRound("Marc 4,3", tamoul).totals.Marc, undefined); // only halves
 });
 
+test("a total no hand of the game can reach is left empty and named", () => {
+  const koubo = { ...context("fr", "koubo"), lowest: -2, highest: 130 };
+  const heard = parseRound("Nicolas 1213, Théo moins trois, Héloïse 130", koubo);
+  assert.deepEqual(heard.totals, { Héloïse: 130 });
+  assert.deepEqual(heard.noNumber, ["Nicolas", "Théo"]);
+});
+
 test("halves only where the game has them; negatives only where the deck has them", () => {
   const tamoul = context("fr", "tamoul");
   assert.equal(parseRound("Léa quatre et demi", tamoul).totals.Léa, 4.5);

@@ -565,7 +565,8 @@ class HandsForm(RoundForm):
 
     def speech(self) -> dict:
         """What the phone needs to fill this form from a round said aloud (the microphone
-        button, static/js/say.js): whether the game has half points and negative totals, every
+        button, static/js/say.js): whether the game has half points and negative totals, the
+        lowest and highest totals a hand can reach, every
         variant's call word (a table says "Tamalou" whatever it plays), and the words and
         texts of ``SPEECH_WORDS`` and ``SPEECH_TEXTS`` in the page's language. The players'
         names are the form's own."""
@@ -577,6 +578,8 @@ class HandsForm(RoundForm):
         return {
             "halves": self.variant.half_points,
             "negatives": self.negative_totals,
+            "lowest": json_number(self.variant.lowest_possible_hand),
+            "highest": json_number(self.variant.highest_possible_hand),
             "calls": sorted({variant.call_word for variant in VARIANTS.values()}),
             "words": words,
             "texts": {key: str(text) for key, text in SPEECH_TEXTS.items()},

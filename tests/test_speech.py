@@ -65,7 +65,8 @@ def test_without_javascript_the_microphone_button_is_never_shown():
 
 # A stand-in for the browser's speech recognition: each start() "hears" the next list of
 # results queued in window.toSay (each result a list of alternatives), one result at a time as
-# Chrome's continuous recognition gives them, then ends. It notes the language it was asked
+# Chrome's continuous recognition gives them, then ends; or, for a text queued, fails with that
+# error. It notes the language it was asked
 # to listen in (window.listenedIn).
 STAND_IN = """
 window.toSay = [];
@@ -73,6 +74,11 @@ window.listenedIn = [];
 class StandIn {
   start() {
     window.listenedIn.push(this.lang);
+    if (typeof window.toSay[0] === "string") {  // an error: "not-allowed", "network"…
+      const error = window.toSay.shift();
+      setTimeout(() => { this.onerror?.({ error }); this.stop(); }, 30);
+      return;
+    }
     const results = (window.toSay.shift() || []).map((alternatives) => Object.assign(
       alternatives.map((transcript) => ({ transcript, confidence: 0.9 })), { isFinal: true }));
     let index = 0;
@@ -291,3 +297,20 @@ def test_what_was_heard_and_missed_reads_well_in_either_theme(page: Page, live_s
         ["Not understood: Bob.", "No number for Marc, Nina.", "No penalty points for Nina."]
     )
     assert axe_violations(page) == []
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_microphone_refused_or_no_connection_is_said(page: Page, live_server):
+    page.add_init_script(STAND_IN)
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    page.evaluate("window.toSay.push('not-allowed', 'network')")
+    mic = page.get_by_role("button", name="Say the round")
+    mic.tap()
+    said = page.locator(".round-form .said[role=status]")
+    expect(said).to_have_text("The microphone is not allowed here: type the round instead.")
+    expect(mic).to_have_attribute("aria-pressed", "false")
+    mic.tap()
+    expect(said).to_have_text("Listening needs a connection: type the round instead.")
+    expect(page.locator("#id_total_0")).to_have_value("")

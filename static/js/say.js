@@ -137,7 +137,7 @@ export function listen(form, button) {
   const parts = []; // the best reading of each result, in order
   let quiet;
   let heardAny = false;
-  let refused = false;
+  let failed = null; // why the recognizer gave up: not allowed, no connection
 
   recognition.onresult = (event) => {
     for (let index = event.resultIndex; index < event.results.length; index += 1) {
@@ -156,14 +156,15 @@ export function listen(form, button) {
     else quiet = setTimeout(() => recognition.stop(), QUIET_MS);
   };
   recognition.onerror = (event) => {
-    refused = event.error === "not-allowed" || event.error === "service-not-allowed";
+    if (event.error === "not-allowed" || event.error === "service-not-allowed") failed = texts.refused;
+    else if (event.error === "network") failed = texts.offline; // Chrome listens through a server
   };
   recognition.onend = () => {
     clearTimeout(quiet);
     listening = null;
     button.setAttribute("aria-pressed", "false");
     button.lastChild.textContent = label;
-    if (refused) status(form, [["missed", texts.refused]]);
+    if (failed) status(form, [["missed", failed]]);
     else if (!heardAny) status(form, [["missed", texts.nothing]]);
   };
 

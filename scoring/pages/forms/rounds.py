@@ -628,6 +628,7 @@ SPEECH_TEXTS = {
     "check": gettext_lazy("Check, then save."),
     "nothing": gettext_lazy("Nothing heard: tap the microphone and say the round again."),
     "refused": gettext_lazy("The microphone is not allowed here: type the round instead."),
+    "offline": gettext_lazy("Listening needs a connection: type the round instead."),
     "stop": gettext_lazy("Stop listening"),
 }
 

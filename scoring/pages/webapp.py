@@ -51,8 +51,8 @@ BACKGROUND = "#f7f5f0"
 
 # Every script and stylesheet a page loads (a test checks the pages against this list), and
 # every module of static/js (another test): the modules they import, pending.js, imported
-# by offline.js while rounds entered offline wait, drafts.js by round.js, offline.js and share.js
-# by live.js.
+# by offline.js while rounds entered offline wait, drafts.js and say.js (with speech.js) by
+# round.js, offline.js and share.js by live.js.
 SCRIPTS = [
     "js/live.js",
     "js/stream.js",
@@ -66,6 +66,8 @@ SCRIPTS = [
     "js/share.js",
     "js/keep.js",
     "js/drafts.js",
+    "js/say.js",
+    "js/speech.js",
     "js/queue.js",
     "js/store.js",
     "js/pending.js",

@@ -63,7 +63,7 @@ export function drop(form) {
 }
 
 // Penalty rows up to `count`, each a copy of the first with its index (and emptied).
-function growPenalties(form, count) {
+export function growPenalties(form, count) {
   const total = form.elements["penalty-TOTAL_FORMS"];
   const rows = form.querySelectorAll(".penalty-row");
   if (!total || !rows.length) return;

@@ -117,13 +117,25 @@ try {
   // no storage: no drafts
 }
 
+// The microphone button, where the browser can listen (Chrome on Android, Safari on iOS): the
+// table says the round and say.js fills the form, loaded at the first tap. Shown again on each
+// form the server draws.
+const offerSaying = () => {
+  const say = form()?.querySelector("button[data-say]");
+  if (say && ("SpeechRecognition" in window || "webkitSpeechRecognition" in window)) say.hidden = false;
+};
+offerSaying();
+document.addEventListener("htmx:afterSettle", offerSaying);
+
 // Clear is drafts.js's.
 document.addEventListener("click", (event) => {
   const button = event.target.closest("button");
   const f = form();
   if (!button || !f?.contains(button)) return;
   withDrafts();
-  if (button.name === "negate") {
+  if ("say" in button.dataset) {
+    import("./say.js").then((say) => say.listen(f, button));
+  } else if (button.name === "negate") {
     // The ± key: the sign changes in place and the keypad stays on the number.
     event.preventDefault();
     const input = f.elements[button.value];

@@ -36,7 +36,7 @@ from scoring.referee.cards import Card, UnknownCard, parse_card
 from scoring.referee.engine import GameError, Penalty, unstorable
 from scoring.referee.notes import card_name
 from scoring.referee.numbers import NotANumber, parse_number
-from scoring.referee.variants import Variant
+from scoring.referee.variants import VARIANTS, Variant
 from scoring.referee.variants.base import Play
 
 PENALTY_TARGET = "pc"  # the picker's target for Dutch toulousain's penalty cards
@@ -563,6 +563,28 @@ class HandsForm(RoundForm):
             Play(order=tuple(self.players_in_round), totals=totals, caller=caller)
         )
 
+    def speech(self) -> dict:
+        """What the phone needs to fill this form from a round said aloud (the microphone
+        button, static/js/say.js): whether the game has half points and negative totals, the
+        lowest and highest totals a hand can reach, every
+        variant's call word (a table says "Tamalou" whatever it plays), and the words and
+        texts of ``SPEECH_WORDS`` and ``SPEECH_TEXTS`` in the page's language. The players'
+        names are the form's own."""
+        words = {
+            kind: [word.strip() for word in str(text).split("|") if word.strip()]
+            for kind, text in SPEECH_WORDS.items()
+            if kind != "counter" or self.variant.counter_call
+        }
+        return {
+            "halves": self.variant.half_points,
+            "negatives": self.negative_totals,
+            "lowest": json_number(self.variant.lowest_possible_hand),
+            "highest": json_number(self.variant.highest_possible_hand),
+            "calls": sorted({variant.call_word for variant in VARIANTS.values()}),
+            "words": words,
+            "texts": {key: str(text) for key, text in SPEECH_TEXTS.items()},
+        }
+
     def penalties_open(self) -> bool:
         """Whether the emptied-hands and penalties part is shown open."""
         return bool(
@@ -571,6 +593,44 @@ class HandsForm(RoundForm):
             or len(self.penalties.forms) > 1
             or any(form.has_changed() or form.errors for form in self.penalties.forms)
         )
+
+
+# What the table may say of a round, in the page's language, for the parser of a round said
+# aloud (static/js/speech.js): each kind of word, its phrases separated by "|" (a translation
+# may give more or fewer). Number words are the parser's own.
+SPEECH_WORDS = {
+    # the caller ("Zoé calls"); the variants' call words (Tamalou, Cabo…) are added to these
+    "call": gettext_lazy("calls|called|calling|caller|call"),
+    # penalty points said after the word ("Marc penalty five")
+    "penalty": gettext_lazy("penalty|penalties|fine"),
+    # penalty points said before the words ("Marc five penalty points")
+    "penaltyAfter": gettext_lazy("penalty points|penalty point|points penalty|point penalty"),
+    "minus": gettext_lazy("minus|negative"),
+    "half": gettext_lazy("and a half|and half|a half|half|point five|point 5"),
+    # Tamoul's counter-call ("Marc counter")
+    "counter": gettext_lazy("counter|counters|countered|counter-called"),
+    # a call or a penalty given to the name said next ("Cabo by Zoé", "penalty of two for Marc")
+    "by": gettext_lazy("by|for"),
+    # the number said next replaces the one before ("Léa twelve, no, thirteen")
+    "correction": gettext_lazy("no|sorry|I mean|rather|actually"),
+}
+
+# What the phone says of a round said aloud ({…} is filled in on the phone).
+SPEECH_TEXTS = {
+    "listening": gettext_lazy("Listening… say each name and its number."),
+    "heard": gettext_lazy("Heard: {list}."),
+    "called": gettext_lazy("{name} called"),
+    "countered": gettext_lazy("{name} counter-called"),
+    "penalty": gettext_lazy("penalty {points} for {name}"),
+    "unknown": gettext_lazy("Not understood: {words}."),
+    "noNumber": gettext_lazy("No number for {names}."),
+    "penaltyUnread": gettext_lazy("No penalty points for {names}."),
+    "check": gettext_lazy("Check, then save."),
+    "nothing": gettext_lazy("Nothing heard: tap the microphone and say the round again."),
+    "refused": gettext_lazy("The microphone is not allowed here: type the round instead."),
+    "offline": gettext_lazy("Listening needs a connection: type the round instead."),
+    "stop": gettext_lazy("Stop listening"),
+}
 
 
 def apply_picker_action(data, hand_size: int, seats: list[int]) -> bool:

@@ -288,3 +288,10 @@ def test_a_table_page_names_no_key_of_a_game_this_phone_lacks_in_its_html():
     table.attach(game)
     page = other.get(f"/t/{table.edit_key}/").content.decode()
     assert re.findall(r"/g/([A-Za-z0-9_-]+)/", page) == []
+
+
+def test_the_tables_players_are_offered_as_names_are_typed():
+    client = phone()
+    make_table(client, players="Zoé\nYann")
+    page = client.get("/new/tamalou/").content.decode()
+    assert '<option value="Zoé"></option><option value="Yann"></option>' in page

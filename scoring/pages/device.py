@@ -25,11 +25,16 @@ def device_games(request: HttpRequest) -> list[str]:
 
 
 def known_names(request: HttpRequest, most: int = 40) -> list[str]:
-    """The names of the players of this device's games, offered as a new game's names are
-    typed: from its most recently changed games first, each name once."""
+    """The names of the players of this device's tables and games, offered as a new game's
+    names are typed: its tables' first, then its most recently changed games', each name
+    once."""
     games = Game.objects.filter(edit_key__in=device_games(request)).order_by("-updated_at")
+    tables = Table.objects.filter(edit_key__in=device_tables(request))
     names: dict[str, None] = {}
-    for players in games.values_list("players", flat=True):
+    for players in [
+        *tables.values_list("players", flat=True),
+        *games.values_list("players", flat=True),
+    ]:
         names.update(dict.fromkeys(players))
     return list(names)[:most]
 

@@ -495,6 +495,7 @@ class Game(models.Model):
             live = [stored for stored in rounds if stored.deleted_at is None]
             sheet = engine.score_game(self.as_entry(self.entries(live)))
             Round.objects.bulk_update(rounds, ["data"])
+            Game.objects.filter(pk=self.pk).update(players=players)  # the file _store measures
             self._store(sheet, players=players)
 
     @contextmanager

@@ -20,7 +20,7 @@ def rename(client, table, old, new, confirm=False):
 
 
 def test_a_rename_is_asked_then_written_everywhere_the_player_played():
-    table, games = evening_table()
+    table, _games = evening_table()
     client = phone()
     page = client.get(f"/t/{table.edit_key}/rename/").content.decode()
     assert (
@@ -54,7 +54,7 @@ def test_a_rename_is_asked_then_written_everywhere_the_player_played():
 
 
 def test_two_names_merged_count_as_one_player():
-    table, games = evening_table()
+    table, _games = evening_table()
     client = phone()
     asked = rename(client, table, "lea", "Léa").content.decode()
     assert "lea and Léa become one player, Léa" in asked and "Yes, merge them" in asked

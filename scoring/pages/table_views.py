@@ -18,6 +18,7 @@ from scoring.pages.device import (
     remember,
     remember_table,
 )
+from scoring.pages.downloads import table_file_download
 from scoring.pages.forms.tables import KeepTableForm, NewTableForm, RenameForm
 from scoring.pages.http import HtmxHttpRequest, private
 from scoring.pages.sheet import find_game, new_round_form, page_template, sheet_context
@@ -123,3 +124,15 @@ def unfollow_table(request: HtmxHttpRequest, key: str) -> HttpResponse:
     forget_table(request, find_table("read", key))
     messages.success(request, _("The table was removed from this phone. Its links still open it."))
     return redirect("home")
+
+
+@require_safe
+@private  # the table's games, whole
+def table_export(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    return table_file_download(find_table("edit", key))
+
+
+@require_safe
+@private
+def table_read_export(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    return table_file_download(find_table("read", key))

@@ -27,6 +27,7 @@ from scoring.pages.device import (
     known_names,
     phone_tables,
     remember,
+    remember_table,
     stats_context,
     unfollow,
 )
@@ -164,6 +165,11 @@ def import_game(request: HtmxHttpRequest) -> HttpResponse:
     # Imported from a table's page (``?table=``, its edit key): the game joins the table.
     table = Table.objects.filter(edit_key=rule_set_key(request.GET.get("table", ""))).first()
     if form.is_bound and form.save():
+        if form.table is not None:  # a table file: a new table, its games this phone's
+            for game in reversed(form.games):
+                remember(request, game.edit_key)
+            remember_table(request, form.table.edit_key)
+            return redirect("table", key=form.table.edit_key)
         if table is not None and form.game.table_id is None:
             table.attach(form.game)
         if form.beside_an_earlier_copy:

@@ -176,3 +176,30 @@ def test_a_tambouille_match_is_listed_but_not_counted_in_the_standings():
     table.attach(match)
     response = phone().get(f"/t/{table.edit_key}/")
     assert response.context["overall"] == [] and len(response.context["evenings"]) == 1
+
+
+def test_a_round_saved_shows_on_the_tables_page_at_once():
+    table, games = evening_table()
+    client = phone()
+    before = client.get(f"/t/{table.edit_key}/").context["overall"]
+    nina = next(r for r in before if r.name == "Nina")
+    game = games[2]  # 2 rounds of 3, not over
+    data = {"number": 3, "save": "1", "caller": "", "nobody_called": "1"}
+    data |= {f"total_{seat}": str(total) for seat, total in enumerate((9, 9, 1))}
+    assert client.post(f"/g/{game.edit_key}/", data).status_code == 302
+    after = client.get(f"/t/{table.edit_key}/").context["overall"]
+    fresh = next(r for r in after if r.name == "Nina")
+    assert fresh.hands == nina.hands + 1 and fresh.games == nina.games + 1
+    overall, _ = recomputed(list(table.games.all()))
+    assert figures(after) == figures(overall)
+
+
+def test_the_chart_of_many_games_draws_at_most_sixty_points_a_line():
+    table = Table.objects.create(name="Long", players=["A", "B"])
+    for n in range(130):
+        game = stored_game(["A", "B"], [[n % 2, 1 - n % 2]], rounds=1)
+        table.attach(game)
+    page = phone().get(f"/t/{table.edit_key}/").content.decode()
+    lines = re.findall(r'<polyline class="p\d[^"]*" points="([^"]+)"', page)
+    assert len(lines) == 2 and all(len(points.split()) <= 61 for points in lines)
+    assert [points.split()[-1].split(",")[1] for points in lines] == ["24.0", "24.0"]  # 65 each

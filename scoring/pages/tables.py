@@ -30,7 +30,9 @@ from scoring.referee.variants import VARIANTS
 # The chart's lines take the score chart's eight colours (``.p0`` … ``.p7`` in app.css, each
 # kept at 3:1 in both themes); the ninth player and later are dashed.
 SEAT_COLOURS = 8
+EVENINGS_SHOWN = 10  # the evenings the table's page lists unless asked for all
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 160, 24
+CHART_POINTS = 60  # at most, on each line
 
 
 def find_table(link: str, key: str) -> Table:
@@ -54,8 +56,14 @@ class Listed:
 
     game: Game
     summary: story.GameSummary
-    href: str
     own: bool  # by its edit link (this phone holds it)
+
+    @property
+    def href(self) -> str:
+        """Its edit link if this phone holds it, else its read-only link."""
+        if self.own:
+            return reverse("edit", args=[self.game.edit_key])
+        return reverse("share", args=[self.game.share_key])
 
 
 @dataclass
@@ -117,6 +125,10 @@ def wins_chart(records: list[story.GameRecord], names: list[str]) -> dict | None
         return None
     width, height, pad = CHART_WIDTH, CHART_HEIGHT, CHART_PAD
     span = max(len(steps) - 1, 1)
+    # A point every few games when there are many (the chart is some 320 px wide): each
+    # line still ends at each player's wins over every game.
+    every = max(1, -(-len(steps) // CHART_POINTS))
+    drawn = [*range(0, len(steps) - 1, every), len(steps) - 1]
 
     def x(i: int) -> float:
         return round(pad + (width - 2 * pad) * i / span, 1)
@@ -128,7 +140,7 @@ def wins_chart(records: list[story.GameRecord], names: list[str]) -> dict | None
     for i, (name, key) in enumerate(zip(names, keys, strict=True)):
         if not counts[key]:
             continue
-        points = " ".join(f"{x(n)},{y(step[key])}" for n, step in enumerate(steps))
+        points = " ".join(f"{x(n)},{y(steps[n][key])}" for n in drawn)
         lines.append(
             {
                 "name": name,
@@ -164,24 +176,62 @@ def table_names(table: Table, summaries: list[story.GameSummary]) -> list[str]:
 
 
 def listed_games(request: HttpRequest, table: Table, link: str, since) -> list[Listed]:
-    """The table's games in the period, newest first, each with the link this phone may
-    open it by."""
-    games = table.games.defer("settings").order_by("-created_at")
+    """The table's games in the period, newest first, each with its summary and the link
+    this phone may open it by."""
+    games = table.games.defer("settings", "summary").order_by("-created_at")
     if since is not None:
         games = games.filter(created_at__gte=since)
+    games = list(games)
+    summaries = read_summaries(games)
     mine = set(device_games(request)) if link == "edit" else set()
     listed = []
-    for game in with_round_counts(games):
-        own = game.edit_key in mine
-        href = reverse("edit" if own else "share", args=[game.edit_key if own else game.share_key])
-        listed.append(Listed(game, game.stored_summary(game.round_count), href, own))
+    for game in games:
+        listed.append(Listed(game, summaries[game.pk], game.edit_key in mine))
     return listed
 
 
-def evenings(listed: list[Listed]) -> list[tuple[date, list[Listed]]]:
-    """The games grouped by the day they were started (local time), newest first."""
+# Each game's summary as read, by the game's version (every write renews it), kept by each
+# server process: reading 200 summaries' exact numbers (fractions from their text) and
+# counting their rounds was half of a table's page (bench/tables.py). Emptied whole when
+# full: a process then reads them again, once.
+SUMMARIES: dict[str, story.GameSummary] = {}
+MOST_SUMMARIES = 20_000
+
+
+def read_summaries(games: list[Game]) -> dict[int, story.GameSummary]:
+    """The summary of each of ``games`` (their summaries not loaded) by its id: those kept,
+    and the others read in one query, each checked against its count of rounds
+    (``Game.stored_summary``)."""
+    found, missing = {}, {}
+    for game in games:
+        kept = SUMMARIES.get(game.version)
+        if kept is None:
+            missing[game.pk] = game
+        else:
+            found[game.pk] = kept
+    if missing:
+        if len(SUMMARIES) + len(missing) > MOST_SUMMARIES:
+            SUMMARIES.clear()
+        read = with_round_counts(Game.objects.filter(pk__in=missing))
+        for pk, state, summary, count in read.values_list("pk", "state", "summary", "round_count"):
+            game = missing[pk]
+            game.summary, game._live_count = summary, count
+            found[pk] = game.stored_summary()
+            if state == game.state:  # not changed since it was listed
+                SUMMARIES[game.version] = found[pk]
+    return found
+
+
+def evenings(listed: list[Listed], most: int | None) -> list[tuple[date, list[Listed]]]:
+    """The games grouped by the day they were started (local time), newest first: the
+    ``most`` latest evenings (None: all of them)."""
     by_day = groupby(listed, key=lambda item: timezone.localdate(item.game.created_at))
-    return [(day, list(items)) for day, items in by_day]
+    shown = []
+    for day, items in by_day:
+        if most is not None and len(shown) == most:
+            break
+        shown.append((day, list(items)))
+    return shown
 
 
 def table_context(request: HttpRequest, table: Table, link: str) -> dict:
@@ -199,9 +249,7 @@ def table_context(request: HttpRequest, table: Table, link: str) -> dict:
         if item.game.variant != Tambouille.key
     ]
     by_variant = story.player_stats(records)
-    overall = story.player_stats(
-        story.GameRecord("all", r.summary, r.when, r.ref) for r in records
-    ).get("all", [])
+    overall = over_all(by_variant)
     a, b = view.value("a"), view.value("b")
     read_url = request.build_absolute_uri(reverse("table_read", args=[table.read_key]))
     last = listed[0].game if listed else None
@@ -219,7 +267,11 @@ def table_context(request: HttpRequest, table: Table, link: str) -> dict:
             (VARIANTS[key], rows) for key in VARIANTS if (rows := by_variant.get(key)) is not None
         ],
         "duel": head_to_head(records, a, b) if a and b and a.casefold() != b.casefold() else None,
-        "evenings": evenings(listed),
+        # The latest evenings (a year of Thursdays is a long page on a phone); every one on
+        # the link that asks for them.
+        "evenings": evenings(listed, None if view.value("evenings") else EVENINGS_SHOWN),
+        "more_evenings": not view.value("evenings")
+        and len({timezone.localdate(item.game.created_at) for item in listed}) > EVENINGS_SHOWN,
         "chart": wins_chart(records, names),
         "read_url": read_url,
         "read_qr": qr_svg(read_url),
@@ -227,6 +279,26 @@ def table_context(request: HttpRequest, table: Table, link: str) -> dict:
         "rules": engine.GAMES.get(table.variant),
         "last": last,
     }
+
+
+def over_all(by_variant: dict[str, list[story.PlayerStats]]) -> list[story.PlayerStats]:
+    """Each player's statistics over every variant, from theirs per variant (as
+    ``story.player_stats`` orders them: most wins, most games, then by name)."""
+    merged: dict[str, story.PlayerStats] = {}
+    for rows in by_variant.values():
+        for row in rows:
+            into = merged.setdefault(row.name.casefold(), story.PlayerStats(row.name))
+            into.games += row.games
+            into.won += row.won
+            into.calls += row.calls
+            into.calls_succeeded += row.calls_succeeded
+            into.hands += row.hands
+            into.hand_points += row.hand_points
+            bests = [b for b in (into.best, row.best) if b is not None]
+            worsts = [w for w in (into.worst, row.worst) if w is not None]
+            into.best = min(bests) if bests else None
+            into.worst = max(worsts) if worsts else None
+    return sorted(merged.values(), key=lambda s: (-s.won, -s.games, s.name.casefold(), s.name))
 
 
 def new_game_url(table: Table) -> str:

@@ -160,6 +160,7 @@ class TableViewForm(forms.Form):
 
     # Chosen by the page's links; the face-to-face form sends it on.
     period = forms.ChoiceField(choices=PERIODS, required=False, widget=forms.HiddenInput)
+    evenings = forms.BooleanField(required=False, widget=forms.HiddenInput)  # all of them
     a = forms.ChoiceField(label=gettext_lazy("Player"), required=False)
     b = forms.ChoiceField(label=gettext_lazy("Against"), required=False)
 

@@ -203,3 +203,19 @@ def test_the_chart_of_many_games_draws_at_most_sixty_points_a_line():
     lines = re.findall(r'<polyline class="p\d[^"]*" points="([^"]+)"', page)
     assert len(lines) == 2 and all(len(points.split()) <= 61 for points in lines)
     assert [points.split()[-1].split(",")[1] for points in lines] == ["24.0", "24.0"]  # 65 each
+
+
+def test_the_page_lists_the_latest_ten_evenings_and_every_one_on_its_link():
+    table = Table.objects.create(name="Jeudis", players=["A", "B"])
+    now = timezone.now()
+    for day in range(12):
+        game = stored_game(["A", "B"], [[1, 2]], rounds=1)
+        Game.objects.filter(pk=game.pk).update(created_at=now - timedelta(days=7 * day))
+        table.attach(game)
+    client = phone()
+    response = client.get(f"/t/{table.edit_key}/")
+    assert len(response.context["evenings"]) == 10
+    assert "?period=all&amp;evenings=True#evenings" in response.content.decode()
+    every = client.get(f"/t/{table.edit_key}/?period=all&evenings=True")
+    assert len(every.context["evenings"]) == 12 and not every.context["more_evenings"]
+    assert "Toutes les soirées" in phone("fr").get(f"/t/{table.edit_key}/").content.decode()

@@ -82,8 +82,7 @@ def rename_player(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """Rename a player of the table, or merge two names, in the table and all its games:
     asked, then done once confirmed."""
     found = find_table("edit", key)
-    summaries = [game.stored_summary() for game in found.games.all()]
-    names = table_names(found, summaries)
+    names = table_names(found, found.games.values_list("players", flat=True))
     data = request.POST if request.method == "POST" else None
     initial = {"old": request.GET.get("old", "")}
     form = RenameForm(data, table=found, names=names, initial=initial)

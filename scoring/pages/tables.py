@@ -9,6 +9,7 @@ never leads to a game's edit key."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from fractions import Fraction
@@ -166,11 +167,11 @@ def wins_chart(records: list[story.GameRecord], names: list[str]) -> dict | None
     }
 
 
-def table_names(table: Table, summaries: list[story.GameSummary]) -> list[str]:
-    """Every player of the table and of its games, each once ignoring case: the table's seats
-    first, then the others as first met."""
+def table_names(table: Table, games_players: Iterable[list[str]]) -> list[str]:
+    """Every player of the table and of its games (``games_players``: each game's players),
+    each once ignoring case: the table's seats first, then the others as first met."""
     names: dict[str, str] = {}
-    for name in [*table.players, *(p for s in summaries for p in s.players)]:
+    for name in [*table.players, *(p for players in games_players for p in players)]:
         names.setdefault(name.casefold(), name)
     return list(names.values())
 
@@ -237,7 +238,7 @@ def evenings(listed: list[Listed], most: int | None) -> list[tuple[date, list[Li
 def table_context(request: HttpRequest, table: Table, link: str) -> dict:
     """Everything the table's page shows, by its edit ``link`` or its read-only one."""
     listed = listed_games(request, table, link, None)
-    names = table_names(table, [item.summary for item in listed])
+    names = table_names(table, (item.game.players for item in listed))
     view = TableViewForm(request.GET or None, names=names)
     period = view.value("period") or "all"
     since = period_start(period, timezone.now())

@@ -81,7 +81,8 @@ def new_game_start(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     "Start a game with these rules"; ``?saved=``, the set this phone just saved), with the
     players a tap on another page carried in the query (``typed_players``)."""
     query = request.GET.copy()
-    table = Table.objects.filter(edit_key=rule_set_key(query.get("table", ""))).first()
+    table_key = rule_set_key(query.get("table", ""))
+    table = Table.objects.filter(edit_key=table_key).first() if table_key else None
     if table is not None and not any(key.startswith("name_") for key in query):
         query.update(table_seats(table, engine.GAMES[variant].max_players))
     rows = player_rows(query, min(4, engine.GAMES[variant].max_players))

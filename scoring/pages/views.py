@@ -163,7 +163,8 @@ def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
 def import_game(request: HtmxHttpRequest) -> HttpResponse:
     form = ImportForm.bind(request)
     # Imported from a table's page (``?table=``, its edit key): the game joins the table.
-    table = Table.objects.filter(edit_key=rule_set_key(request.GET.get("table", ""))).first()
+    table_key = rule_set_key(request.GET.get("table", ""))
+    table = Table.objects.filter(edit_key=table_key).first() if table_key else None
     if form.is_bound and form.save():
         if form.table is not None:  # a table file: a new table, its games this phone's
             for game in reversed(form.games):

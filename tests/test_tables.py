@@ -295,3 +295,11 @@ def test_the_tables_players_are_offered_as_names_are_typed():
     make_table(client, players="Zoé\nYann")
     page = client.get("/new/tamalou/").content.decode()
     assert '<option value="Zoé"></option><option value="Yann"></option>' in page
+
+
+def test_a_phone_keeps_its_ten_latest_tables():
+    client = phone()
+    tables = [make_table(client, name=f"T{n}") for n in range(11)]
+    home = client.get("/").content.decode()
+    assert f"/t/{tables[0].edit_key}/" not in home
+    assert all(f"/t/{table.edit_key}/" in home for table in tables[1:])

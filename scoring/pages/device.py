@@ -147,7 +147,9 @@ def stats_context(records: list[story.GameRecord]) -> dict:
 
 # --- tables ---------------------------------------------------------------------------------
 
-MAX_TABLES = 30
+# Each list: the session is a signed cookie, and with every other list full it is already
+# some 4.4 KB (over the 4 KB a browser keeps); 10 tables and 10 followed add some 0.5 KB.
+MAX_TABLES = 10
 
 
 def device_tables(request: HttpRequest) -> list[str]:

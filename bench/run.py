@@ -21,11 +21,15 @@ application under gthread workers (same worker count, 4 threads each), for compa
    twice 30.
 3. First load: the sheet's HTML, CSS, JS and icons, compressed, as a first visit fetches
    them (budget 40 KB).
+4. A table's page (bench/tables.py): a table of 12 players with 200 games of 30 rounds, its
+   page one request at a time (everything, this year, two players face to face); budget:
+   p95 100 ms.
 
     .venv/bin/python bench/run.py                  # all of it, both servers
     .venv/bin/python bench/run.py --servers asgi   # make serve's server only
     .venv/bin/python bench/run.py --profile        # the evening under py-spy (ASGI): where
                                                    # the CPU goes, by function and module
+    .venv/bin/python bench/run.py --only table     # one part: evening, long, first-load, table
 
 It prints the figures with their budgets and exits 0: it is a measure, not a test.
 """
@@ -69,7 +73,10 @@ from django.core.management import call_command  # noqa: E402
 from bench import evening  # noqa: E402
 from bench.fixtures import evening_game  # noqa: E402
 from bench.servers import served  # noqa: E402
-from scoring.games.models import Game, Round  # noqa: E402
+from bench.tables import BUDGET as TABLE_P95  # noqa: E402
+from bench.tables import NAME as BIG_TABLE  # noqa: E402
+from bench.tables import big_table, measure_table  # noqa: E402
+from scoring.games.models import Game, Round, Table  # noqa: E402
 
 CPU_PER_ROUND = 40  # ms, budget
 P95 = 100  # ms, budget for every kind of request of the evening
@@ -205,13 +212,21 @@ def page_weight(base: str, sheet: str) -> dict:
 
 
 def measure(wsgi: bool, args) -> dict:
+    parts = set(args.only.split(",")) if args.only else {"evening", "long", "first-load", "table"}
     with served(ENV, WORK / "server.log", wsgi=wsgi) as (base, master):
         settle(master)
         results = {"workers": len(process_tree(master)) - 1}
-        results["evening"] = measure_evening(base, master, args.tables, args.rounds, args.pace)
-        results["long"] = measure_long(base, master)
-        game = evening_game(30, seed=11)
-        results["first load"] = page_weight(base, f"{base}/g/{game.edit_key}/")
+        if "evening" in parts:
+            results["evening"] = measure_evening(base, master, args.tables, args.rounds, args.pace)
+        if "long" in parts:
+            results["long"] = measure_long(base, master)
+        if "first-load" in parts:
+            game = evening_game(30, seed=11)
+            results["first load"] = page_weight(base, f"{base}/g/{game.edit_key}/")
+        if "table" in parts:
+            # Made once for both servers.
+            table = Table.objects.filter(name=BIG_TABLE).first() or big_table()
+            results["table"] = measure_table(base, master, table.edit_key)
     return results
 
 
@@ -221,8 +236,29 @@ def verdict(ok: bool) -> str:
 
 def show(name: str, results: dict, args) -> None:
     database = "PostgreSQL" if ENV["DATABASE_URL"].startswith("postgres") else "SQLite"
-    played = results["evening"]
     print(f"\n{name}, {results['workers']} workers, {database}")
+    if "evening" in results:
+        show_evening(results["evening"], args)
+    if "long" in results:
+        show_long(results["long"])
+    if "first load" in results:
+        show_first_load(results["first load"])
+    if "table" in results:
+        page = results["table"]
+        print(
+            f"  A table's page (12 players, 200 games of 30 rounds), one request at a time:"
+            f" {page['requests']} requests"
+        )
+        for kind, (median, p95) in page["kinds"].items():
+            print(f"    {kind:<12} median {median:6.1f} ms  p95 {p95:6.1f} ms")
+        print(
+            f"    all          median {page['median']:6.1f} ms  p95 {page['p95']:6.1f} ms"
+            f"    budget p95 ≤ {TABLE_P95} ms  {verdict(page['p95'] <= TABLE_P95)}"
+        )
+        print(f"    server CPU per request {page['cpu']:5.1f} ms")
+
+
+def show_evening(played: dict, args) -> None:
     print(
         f"  Evening: {args.tables} tables of 5 phones, {args.rounds} rounds each, a round every"
         f" {args.pace:g} s a table: {played['rounds']} rounds, {len(played['errors'])} errors"
@@ -239,8 +275,10 @@ def show(name: str, results: dict, args) -> None:
             f"    {kind:<9} median {median:6.1f} ms  p95 {p95:6.1f} ms    budget p95 ≤ {P95} ms"
             f"  {verdict(p95 <= P95)}  ({count} requests)"
         )
+
+
+def show_long(long: dict) -> None:
     print("  Long games (8 players), one request at a time: wait median / server CPU")
-    long = results["long"]
     for kind in ("save", "sheet"):
         (wait30, cpu30), (wait500, cpu500) = long[30, kind], long[500, kind]
         ratio = max(wait500 / wait30, cpu500 / cpu30) if cpu30 else wait500 / wait30
@@ -250,7 +288,9 @@ def show(name: str, results: dict, args) -> None:
             f" ×{cpu500 / cpu30 if cpu30 else 0:.2f} CPU    budget ≤ ×{LONG_RATIO:g}"
             f"  {verdict(ratio <= LONG_RATIO)}"
         )
-    weight = results["first load"]
+
+
+def show_first_load(weight: dict) -> None:
     parts = ", ".join(f"{k} {v:.1f}" for k, v in weight.items() if k != "total")
     print(
         f"  First load of a sheet: {weight['total']:.1f} KB gz ({parts})"
@@ -265,6 +305,9 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=2.0, help="seconds between two rounds")
     parser.add_argument("--servers", default="asgi,wsgi")
     parser.add_argument("--profile", action="store_true", help="the ASGI evening under py-spy")
+    parser.add_argument(
+        "--only", default="", help="some parts: evening, long, first-load, table (commas)"
+    )
     args = parser.parse_args()
     call_command("migrate", verbosity=0)  # as `make serve`'s `install`, then collectstatic
     call_command("collectstatic", interactive=False, verbosity=0)

@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
-from scoring.games.models import Game, Round, RuleSet, StoredSheet, TurnClock, new_key, new_uid
+from scoring.games.models import (
+    Game,
+    Round,
+    RuleSet,
+    StoredSheet,
+    Table,
+    TurnClock,
+    new_key,
+    new_uid,
+)
 
-__all__ = ["Game", "Round", "RuleSet", "StoredSheet", "TurnClock", "new_key", "new_uid"]
+__all__ = ["Game", "Round", "RuleSet", "StoredSheet", "Table", "TurnClock", "new_key", "new_uid"]

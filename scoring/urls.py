@@ -4,7 +4,7 @@ from django.urls import path, register_converter
 
 from scoring.games.models import KEY_PATTERN
 from scoring.live import stream
-from scoring.pages import house_views, views
+from scoring.pages import house_views, table_views, views
 
 
 class KeyConverter:
@@ -49,6 +49,16 @@ urlpatterns = [
     path("h/<key:key>/", house_views.rule_set, name="rule_set"),
     path("h/<key:key>/keep/", house_views.keep_rule_set, name="keep_rule_set"),
     path("h/<key:key>/edit/", house_views.edit_rule_set, name="edit_rule_set"),
+    # A table: its page by its edit key, and read only (any other method than GET or HEAD: 405).
+    path("t/new/", table_views.new_table, name="new_table"),
+    path("t/<key:key>/", table_views.table, name="table"),
+    path("t/<key:key>/rename/", table_views.rename_player, name="rename_player"),
+    path("t/<key:key>/forget/", table_views.forget_table_view, name="forget_table"),
+    path("t/<key:key>/table.json", table_views.table_export, name="table_export"),
+    path("t/r/<key:key>/", table_views.table_read, name="table_read"),
+    path("t/r/<key:key>/table.json", table_views.table_read_export, name="table_read_export"),
+    path("t/r/<key:key>/remove/", table_views.unfollow_table, name="unfollow_table"),
+    path("g/<key:key>/table/", table_views.keep_table, name="keep_table"),
     path("g/<key:key>/", views.edit_sheet, name="edit"),
     path("g/<key:key>/live/", views.edit_live, name="edit_live"),
     path("g/<key:key>/stream/", stream.no_stream, name="edit_stream"),

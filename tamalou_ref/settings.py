@@ -202,6 +202,7 @@ RATE_LIMITS = {
     "import": os.environ.get("RATE_LIMIT_IMPORTS", "30/10m"),
     "sync": os.environ.get("RATE_LIMIT_SYNCS", "300/10m"),
     "rule-set": os.environ.get("RATE_LIMIT_RULE_SETS", "30/10m"),
+    "table": os.environ.get("RATE_LIMIT_TABLES", "30/10m"),
 }
 # django-ratelimit knows memcached and Redis only (W001); ours counts atomically in the
 # database (scoring/guards/ratecache.py).

@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from scoring.games.models import Game, Round
+from scoring.games.models import Game, Round, Table
 from scoring.referee import gamefile
 from scoring.templatetags.tamalou import machine_time
 from tests.test_browser import finished_dutch_game, shoot
@@ -105,6 +105,9 @@ def every_kind_of_page() -> list[str]:
     done = finished_dutch_game(["Léa", "Marc", "Nina", "Omar"])
     match = Game.objects.create(variant="tambouille", players=["Léa", "Marc", "Nina"])
     Round.objects.create(game=match, position=1, data={"hands": {"Léa": 3, "Marc": 9, "Nina": 5}})
+    table = Table.objects.create(name="Jeudis chez Léa", players=["Léa", "Marc", "Nina", "Omar"])
+    for member in (game, done, match):
+        table.attach(member)
     return [
         f"/g/{game.edit_key}/",  # visited first: the home page and statistics list them
         f"/g/{done.edit_key}/",
@@ -122,6 +125,9 @@ def every_kind_of_page() -> list[str]:
         "/rules/tambouille/",
         "/stats/",
         "/import/",
+        f"/t/{table.edit_key}/?a=L%C3%A9a&b=Marc",  # a table: its standings, chart, face to face
+        f"/t/r/{table.read_key}/",
+        f"/t/{table.edit_key}/rename/",
         "/no-such-page/",
     ]
 

@@ -5,7 +5,9 @@ with what a game file does not hold: the game's two links, who dealt first, whet
 table ended it, when it was made and last changed, how often each round was corrected, the
 rematch it leads to (``next_game``: the edit key of another game of the archive, so that
 the share link still follows the table from game to game) and a match's time of a turn
-(``turn_seconds``). Archives written before those two were kept have neither.
+(``turn_seconds``). Archives written before those two were kept have neither. The tables
+(``tables``: each one's two keys, name, players, rules, dates, and the edit keys of its games
+in the archive) are kept since tables exist; older archives have none.
 
 Writing goes to a temporary file beside the target, renamed into place only when the whole
 archive is written: a failed backup leaves no partial archive and keeps any older one.
@@ -30,7 +32,7 @@ from typing import Any
 from django.db import DatabaseError, transaction
 from django.db.models import Q
 
-from scoring.games.models import KEY_PATTERN, Game, TurnClock
+from scoring.games.models import KEY_PATTERN, MAX_TABLE_PLAYERS, Game, Table, TurnClock
 from scoring.referee import engine, gamefile
 from scoring.referee.engine import GameError
 from scoring.referee.tambouille import TURN_CHOICES, Tambouille
@@ -46,6 +48,19 @@ CHUNK_BYTES = 64 * 1024
 KEY_SHAPE = re.compile(KEY_PATTERN)
 MAX_EDITS = 2**31 - 1  # a PositiveIntegerField on every database
 MANIFEST_KEYS = {"format", "games"}
+OPTIONAL_MANIFEST_KEYS = frozenset({"tables"})  # kept since tables exist
+TABLE_ENTRY_KEYS = {
+    "edit_key",
+    "read_key",
+    "name",
+    "players",
+    "variant",
+    "settings",
+    "rules_name",
+    "created_at",
+    "updated_at",
+    "games",
+}
 ENTRY_KEYS = {
     "file",
     "edit_key",
@@ -171,7 +186,29 @@ def _write_archive(file) -> int:
             _check_encodable(game, entry, "its manifest entry")
             archive.writestr(name, gamefile.dumps(data).encode("utf-8"))
             manifest.append(entry)
-        text = json.dumps({"format": FORMAT, "games": manifest}, ensure_ascii=False, indent=1)
+        tables = []
+        for table in Table.objects.order_by("pk").prefetch_related("games"):
+            entry = {
+                "edit_key": table.edit_key,
+                "read_key": table.read_key,
+                "name": table.name,
+                "players": table.players,
+                "variant": table.variant,
+                "settings": table.settings,
+                "rules_name": table.rules_name,
+                "created_at": table.created_at.isoformat(),
+                "updated_at": table.updated_at.isoformat(),
+                "games": sorted(game.edit_key for game in table.games.all()),
+            }
+            if _unencodable(entry, "") is not None:
+                raise BackupError(
+                    "table {id} cannot be written: it holds text that is not valid Unicode.",
+                    id=table.pk,
+                )
+            tables.append(entry)
+        text = json.dumps(
+            {"format": FORMAT, "games": manifest, "tables": tables}, ensure_ascii=False, indent=1
+        )
         archive.writestr(MANIFEST, text.encode("utf-8"))
     return len(manifest)
 
@@ -234,6 +271,27 @@ class Entry:
         return f"{self.file} (game {self.number} of {MANIFEST})"
 
 
+@dataclass(frozen=True)
+class TableEntry:
+    """A table of the manifest, its shape checked."""
+
+    number: int
+    edit_key: str
+    read_key: str
+    name: str
+    players: list[str]
+    variant: str
+    settings: dict
+    rules_name: str
+    created_at: datetime
+    updated_at: datetime
+    games: list[str]  # the edit keys of its games in the archive
+
+    @property
+    def where(self) -> str:
+        return f"table {self.number} of {MANIFEST}"
+
+
 def restore_backup(source: str | os.PathLike) -> tuple[int, list[str]]:
     """Store every game of a backup that can be stored: how many, and what was not, one line
     for each game left out (what is wrong and where). A game whose links already reach a game
@@ -254,7 +312,7 @@ def restore_backup(source: str | os.PathLike) -> tuple[int, list[str]]:
             problem=str(error) or type(error).__name__,
         ) from None
     with archive:
-        entries = _read_manifest(archive)
+        entries, tables = _read_manifest(archive)
         too_large = BackupError(
             "the games of this backup unpack to more than {size} MB.",
             size=MAX_GAMES_BYTES // 1_000_000,
@@ -284,12 +342,40 @@ def restore_backup(source: str | os.PathLike) -> tuple[int, list[str]]:
                     if entry.next_game in kept:
                         rematch = Game.objects.filter(edit_key=entry.next_game).values("pk")
                         Game.objects.filter(edit_key=entry.edit_key).update(next_game=rematch)
+                for table in tables:
+                    problem = _restore_table(table, kept)
+                    if problem is not None:
+                        left_out.append(problem)
         except DatabaseError as error:
             raise BackupError(
                 "the database refused the games, so none was restored: {problem}",
                 problem=(str(error).splitlines() or [type(error).__name__])[0],
             ) from None
     return len(stored), left_out
+
+
+def _restore_table(entry: TableEntry, kept: set[str]) -> str | None:
+    """Store the table of ``entry``, its games those of the archive stored (``kept``, their
+    edit keys); what was wrong if it is left out (its keys already reach a table here)."""
+    keys = [entry.edit_key, entry.read_key]
+    if Table.objects.filter(Q(edit_key__in=keys) | Q(read_key__in=keys)).exists():
+        return (
+            f"{entry.where}: the table is already in this database (a table here has one of "
+            "its keys)."
+        )
+    table = Table.objects.create(
+        edit_key=entry.edit_key,
+        read_key=entry.read_key,
+        name=entry.name,
+        players=entry.players,
+        variant=entry.variant,
+        settings=entry.settings,
+        rules_name=entry.rules_name,
+        created_at=entry.created_at,
+        updated_at=entry.updated_at,
+    )
+    Game.objects.filter(edit_key__in=[k for k in entry.games if k in kept]).update(table=table)
+    return None
 
 
 def _read_member(archive: zipfile.ZipFile, name: str, limit: int, where: str) -> bytes:
@@ -358,7 +444,7 @@ def _refuse_constant(name: str) -> None:
     )
 
 
-def _read_manifest(archive: zipfile.ZipFile) -> list[Entry]:
+def _read_manifest(archive: zipfile.ZipFile) -> tuple[list[Entry], list[TableEntry]]:
     names: set[str] = set()
     for info in archive.infolist():
         if info.filename in names:
@@ -391,7 +477,7 @@ def _read_manifest(archive: zipfile.ZipFile) -> list[Entry]:
         raise BackupError(
             "{file} must be an object, not {value}.", file=MANIFEST, value=shown(manifest)
         )
-    _check_keys(manifest, MANIFEST_KEYS, MANIFEST)
+    _check_keys(manifest, MANIFEST_KEYS, MANIFEST, OPTIONAL_MANIFEST_KEYS)
     if manifest["format"] != FORMAT:
         raise BackupError(
             "this is not a Tamalou Ref backup: the format in {file} must be {wanted}, not {given}.",
@@ -436,7 +522,14 @@ def _read_manifest(archive: zipfile.ZipFile) -> list[Entry]:
                 name=info.filename,
                 file=MANIFEST,
             )
-    return entries
+    raw_tables = manifest.get("tables", [])
+    if not isinstance(raw_tables, list):
+        raise BackupError(
+            "{file}: 'tables' must be a list, not {value}.", file=MANIFEST, value=shown(raw_tables)
+        )
+    tables = [_check_table(raw, number) for number, raw in enumerate(raw_tables, 1)]
+    _check_tables(tables, {entry.edit_key for entry in entries})
+    return entries, tables
 
 
 def _check_rematches(entries: list[Entry]) -> None:
@@ -563,6 +656,113 @@ def _check_entry(raw: object, number: int) -> Entry:
         next_game=next_game,
         turn_seconds=turn_seconds,
     )
+
+
+def _check_table(raw: object, number: int) -> TableEntry:
+    where = f"table {number} of {MANIFEST}"
+    if not isinstance(raw, dict):
+        raise BackupError("{where} must be an object, not {value}.", where=where, value=shown(raw))
+    _check_keys(raw, TABLE_ENTRY_KEYS, where)
+
+    def refuse(key: str, wanted: str) -> BackupError:
+        return BackupError(
+            "{where}: '{key}' must be {wanted}, not {value}.",
+            where=where,
+            key=key,
+            wanted=wanted,
+            value=shown(raw[key]),
+        )
+
+    for key in ("edit_key", "read_key"):
+        if not isinstance(raw[key], str) or not KEY_SHAPE.fullmatch(raw[key]):
+            raise refuse(key, "1 to 32 letters, digits, '-' or '_'")
+    if raw["edit_key"] == raw["read_key"]:
+        raise refuse("read_key", "another key than its edit key")
+    name = raw["name"]
+    if (
+        not isinstance(name, str)
+        or not name.strip()
+        or len(name) > engine.MAX_NAME_LENGTH
+        or engine.unstorable(name)
+    ):
+        raise refuse("name", f"1 to {engine.MAX_NAME_LENGTH} characters")
+    players = raw["players"]
+    try:
+        if not isinstance(players, list):
+            raise refuse("players", "a list of names")
+        engine.check_players(players, 0, MAX_TABLE_PLAYERS)
+    except GameError as error:
+        raise BackupError("{where}: {problem}", where=where, problem=str(error)) from None
+    variant, settings, rules_name = raw["variant"], raw["settings"], raw["rules_name"]
+    if not isinstance(variant, str) or (variant and variant not in engine.GAMES):
+        raise refuse("variant", "empty or a variant's key")
+    if not isinstance(settings, dict):
+        raise refuse("settings", "an object")
+    try:
+        if variant:
+            engine.check_settings(variant, settings)
+        elif settings:
+            raise refuse("settings", "empty when the table has no variant")
+    except GameError as error:
+        raise BackupError("{where}: {problem}", where=where, problem=str(error)) from None
+    if (
+        not isinstance(rules_name, str)
+        or len(rules_name) > engine.MAX_NAME_LENGTH
+        or engine.unstorable(rules_name)
+    ):
+        raise refuse("rules_name", f"0 to {engine.MAX_NAME_LENGTH} characters")
+    games = raw["games"]
+    if not isinstance(games, list) or not all(
+        isinstance(key, str) and KEY_SHAPE.fullmatch(key) for key in games
+    ):
+        raise refuse("games", "a list of the edit keys of games of the archive")
+    return TableEntry(
+        number=number,
+        edit_key=raw["edit_key"],
+        read_key=raw["read_key"],
+        name=name,
+        players=players,
+        variant=variant,
+        settings=settings,
+        rules_name=rules_name,
+        created_at=_moment(raw, "created_at", where),
+        updated_at=_moment(raw, "updated_at", where),
+        games=games,
+    )
+
+
+def _check_tables(tables: list[TableEntry], game_keys: set[str]) -> None:
+    """Each table's keys are its own (a read key never edits a table), and each of its games
+    is a game of the archive in no other table."""
+    seen: dict[str, str] = {}
+    owner: dict[str, TableEntry] = {}
+    for table in tables:
+        for what in ("edit_key", "read_key"):
+            key = getattr(table, what)
+            if key in seen:
+                raise BackupError(
+                    "{where}: its {what} {value} is also the {other}.",
+                    where=table.where,
+                    what=what,
+                    value=shown(key),
+                    other=seen[key],
+                )
+            seen[key] = f"{what} of table {table.number}"
+        for key in table.games:
+            if key not in game_keys:
+                raise BackupError(
+                    "{where}: 'games' names {value}, which is no game of the archive.",
+                    where=table.where,
+                    value=shown(key),
+                )
+            if key in owner:
+                raise BackupError(
+                    "{where}: game {value} is already a game of table {other}.",
+                    where=table.where,
+                    value=shown(key),
+                    other=owner[key].number,
+                )
+            owner[key] = table
 
 
 def _moment(data: dict, key: str, where: str) -> datetime:

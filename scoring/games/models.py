@@ -62,6 +62,10 @@ def key_column(link: str) -> str:
     return {"edit": "edit_key", "share": "share_key"}[link]
 
 
+class NamesClash(Exception):
+    """A rename that would give a game of the table two players of one name."""
+
+
 class Conflict(Exception):
     """The game changed since the phone's page was drawn: another phone saved first."""
 
@@ -150,6 +154,16 @@ class Game(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="previous_game",
+        editable=False,
+    )
+    # The table the game was started from or kept in (``Table``): it lists the game, and its
+    # next game starts from the game's players and rules. Null: a game of no table.
+    table = models.ForeignKey(
+        "Table",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="games",
         editable=False,
     )
     created_at = models.DateTimeField(default=timezone.now)
@@ -467,12 +481,40 @@ class Game(models.Model):
                 settings=self.settings,
                 rules_name=self.rules_name,
                 first_dealer=(self.first_dealer + 1) % len(self.players),
+                table=self.table,  # the evening goes on at the same table
             )
             clock = TurnClock.objects.filter(game=self).first()
             if clock is not None:
                 TurnClock.objects.create(game=game, seconds=clock.seconds)
             self._restate(next_game=game)
         return game
+
+    def join(self, table: Table | None) -> None:
+        """Put the game in ``table``'s games (None: in no table's). What the game is scored
+        from is unchanged: a new version, as a timer tap makes."""
+        with self._locked():
+            self._restate(table=table)
+
+    def rename_player(self, old: str, new: str) -> None:
+        """Call player ``old`` (ignoring case) ``new`` in the game: its players and every
+        round (deleted ones too, so that undo puts them back as the others read), checked and
+        scored again like any change. A GameError (the name taken by another player of the
+        game, a name no game accepts) changes nothing."""
+        with self._locked():
+            old = next((p for p in self.players if p.casefold() == old.casefold()), None)
+            if old is None or old == new:
+                return
+            players = [new if p == old else p for p in self.players]
+            engine.check_players(players, len(players), len(players))
+            rounds = list(self.rounds.order_by("position"))
+            for stored in rounds:
+                stored.data = gamefile.rename_in_round(stored.data, old, new)
+            self.players = players
+            live = [stored for stored in rounds if stored.deleted_at is None]
+            sheet = engine.score_game(self.as_entry(self.entries(live)))
+            Round.objects.bulk_update(rounds, ["data"])
+            Game.objects.filter(pk=self.pk).update(players=players)  # the file _store measures
+            self._store(sheet, players=players)
 
     @contextmanager
     def _locked(self) -> Iterator[None]:
@@ -729,6 +771,92 @@ class RuleSet(models.Model):
 
     def rules(self) -> HouseRules:
         return engine.GAMES[self.variant](**self.settings)
+
+
+# The most players a table remembers (a game has at most engine.MAX_PLAYERS of them).
+MAX_TABLE_PLAYERS = 24
+
+
+class Table(models.Model):
+    """A group that plays together ("Jeudis chez Léa"): its players in seat order, its house
+    rules (those of its last game) and the games started from it, by any of its phones.
+    Reached only by its keys: the edit key starts games from it and changes its names; the
+    read key only shows it. Neither opens a game by its edit link (the pages give a game's
+    edit link only to a phone that already holds it)."""
+
+    edit_key = models.CharField(max_length=32, unique=True, default=new_key, editable=False)
+    read_key = models.CharField(max_length=32, unique=True, default=new_key, editable=False)
+    name = models.CharField(max_length=40)
+    players = models.JSONField(default=list, blank=True)  # names in seat order
+    # The house rules of its last game: the next one starts with them ("" : none yet).
+    variant = models.CharField(max_length=32, blank=True, default="")
+    settings = models.JSONField(default=dict, blank=True)  # as in the game file
+    rules_name = models.CharField(max_length=40, blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-updated_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @staticmethod
+    def column(link: str) -> str:
+        """The column holding the key of a table's ``link``: its edit link or its read link."""
+        return {"edit": "edit_key", "read": "read_key"}[link]
+
+    def seats_after(self, game: Game) -> list[str]:
+        """The table's players once ``game`` is started: its players in its seats, then those
+        of the table who sat out (kept, after them)."""
+        playing = {p.casefold() for p in game.players}
+        return [*game.players, *(p for p in self.players if p.casefold() not in playing)][
+            :MAX_TABLE_PLAYERS
+        ]
+
+    def attach(self, game: Game) -> None:
+        """``game`` joins the table: listed with its games, and its players and rules are the
+        table's next game's."""
+        with transaction.atomic():
+            table = Table.objects.select_for_update().get(pk=self.pk)
+            game.join(table)
+            changes = {
+                "players": table.seats_after(game),
+                "variant": game.variant,
+                "settings": game.settings,
+                "rules_name": game.rules_name,
+                "updated_at": timezone.now(),
+            }
+            Table.objects.filter(pk=self.pk).update(**changes)
+            self.refresh_from_db()
+
+    def clashes(self, old: str, new: str) -> int:
+        """How many of the table's games have both a player ``old`` and another called
+        ``new`` (names ignoring case): a rename would give them two players of one name."""
+        old, new = old.casefold(), new.casefold()
+        return sum(
+            old != new and {old, new} <= {p.casefold() for p in players}
+            for players in self.games.values_list("players", flat=True)
+        )
+
+    def rename(self, old: str, new: str) -> None:
+        """Call ``old`` ``new`` in the table and in every one of its games, each game through
+        its own write (``Game.rename_player``); a name merged into another (``new`` already
+        a player of the table) becomes that player. NamesClash (a game has both names)
+        before anything is changed."""
+        with transaction.atomic():
+            table = Table.objects.select_for_update().get(pk=self.pk)
+            if table.clashes(old, new):
+                raise NamesClash
+            for game in table.games.order_by("pk"):
+                game.rename_player(old, new)
+            seats: list[str] = []
+            for name in table.players:
+                name = new if name.casefold() == old.casefold() else name
+                if name.casefold() not in {s.casefold() for s in seats}:
+                    seats.append(name)
+            Table.objects.filter(pk=self.pk).update(players=seats, updated_at=timezone.now())
+            self.refresh_from_db()
 
 
 class RoundQuerySet(models.QuerySet):

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django_ratelimit.decorators import ratelimit
 
-NEW_GAME, IMPORT, SYNC, RULE_SET = "new-game", "import", "sync", "rule-set"
+NEW_GAME, IMPORT, SYNC, RULE_SET, TABLE = "new-game", "import", "sync", "rule-set", "table"
 
 
 def client_ip(request: HttpRequest) -> str:

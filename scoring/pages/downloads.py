@@ -7,7 +7,8 @@ from django.core.cache import cache
 from django.http import HttpResponse
 from django.utils import timezone
 
-from scoring.games.models import Game
+from scoring.games import tablefile
+from scoring.games.models import Game, Table
 from scoring.games.spreadsheet import file_name as csv_file_name
 from scoring.games.spreadsheet import sheet_csv
 from scoring.referee import gamefile
@@ -31,4 +32,14 @@ def csv_download(game: Game) -> HttpResponse:
     response = HttpResponse("\ufeff" + sheet_csv(sheet), content_type="text/csv; charset=utf-8")
     name = csv_file_name(sheet, timezone.localdate(game.created_at))
     response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def table_file_download(table: Table) -> HttpResponse:
+    """The table's file (``scoring.games.tablefile``): its players, rules and games. No key
+    is in it: a game's id names it, it opens nothing."""
+    text = tablefile.dumps(tablefile.table_file(table))
+    response = HttpResponse(text, content_type="application/json; charset=utf-8")
+    stamp = timezone.localdate().isoformat()
+    response["Content-Disposition"] = f'attachment; filename="tamalou-table-{stamp}.json"'
     return response

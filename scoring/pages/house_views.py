@@ -16,7 +16,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scoring.games.models import KEY_PATTERN, RuleSet
+from scoring.games.models import KEY_PATTERN, RuleSet, Table
 from scoring.guards.limits import RULE_SET, limited
 from scoring.pages.device import known_names, owns_rule_set, remember_rule_set
 from scoring.pages.forms import (
@@ -50,11 +50,13 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
 
 def new_game_page(request, form: NewGameForm, status: int = 200, **shown) -> HttpResponse:
     """The new-game page: the players, and the house rules builder with this phone's sets."""
+    table = rule_set_key(str(form["table"].value() or ""))
     context = {
         "form": form,
         "variant": form.variant,
         "rule_sets": phone_rule_sets(request),
         "known_names": known_names(request),
+        "table": Table.objects.filter(edit_key=table).first() if table else None,
     }
     return render(request, "new_game_variant.html", context | shown, status=status)
 
@@ -78,16 +80,37 @@ def new_game_start(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     """The new-game page as it opens: the variant's own rules, or a saved set's (``?rules=``,
     "Start a game with these rules"; ``?saved=``, the set this phone just saved), with the
     players a tap on another page carried in the query (``typed_players``)."""
-    rows = player_rows(request.GET, min(4, engine.GAMES[variant].max_players))
-    players = typed_players(request.GET, rows)
-    key = rule_set_key(request.GET.get("saved") or request.GET.get("rules", ""))
+    query = request.GET.copy()
+    table_key = rule_set_key(query.get("table", ""))
+    table = Table.objects.filter(edit_key=table_key).first() if table_key else None
+    if table is not None and not any(key.startswith("name_") for key in query):
+        query.update(table_seats(table, engine.GAMES[variant].max_players))
+    rows = player_rows(query, min(4, engine.GAMES[variant].max_players))
+    players = typed_players(query, rows)
+    key = rule_set_key(query.get("saved") or query.get("rules", ""))
     picked = RuleSet.objects.filter(key=key, variant=variant).first() if key else None
     if picked is None:
+        if table is not None and table.variant == variant and "rules" not in query:
+            players |= NewGameForm.initial_of(table.settings, table.rules_name)
         return new_game_page(request, NewGameForm(variant=variant, rows=rows, initial=players))
     form = NewGameForm.showing(picked, players, rows=rows)
     if "saved" in request.GET and owns_rule_set(request, picked.key):
         return new_game_page(request, form, saved=picked)
     return new_game_page(request, form, picked=picked)
+
+
+def table_seats(table: Table, most: int) -> dict[str, str]:
+    """A new game's players from ``table`` (its first ``most`` seats), the deal moved on by
+    one seat from its last game's first dealer, as a new-game form's query writes them."""
+    names = table.players[:most]
+    dealer = 0
+    last = table.games.order_by("-created_at").only("players", "first_dealer").first()
+    if last is not None and names and last.first_dealer < len(last.players):
+        dealt = last.players[last.first_dealer].casefold()
+        seats = [name.casefold() for name in names]
+        dealer = (seats.index(dealt) + 1) % len(names) if dealt in seats else 0
+    query = {f"name_{row}": name for row, name in enumerate(names)}
+    return query | {"dealer": str(dealer)} if names else {}
 
 
 def builder_action(request, variant: str, data, rows: int) -> HttpResponse | None:

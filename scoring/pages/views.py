@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from scoring.games.models import Conflict, Game
+from scoring.games.models import Conflict, Game, Table
 from scoring.guards.limits import IMPORT, NEW_GAME, SYNC, limited
 from scoring.pages import webapp
 from scoring.pages.device import (
@@ -24,7 +24,10 @@ from scoring.pages.device import (
     forget,
     game_records,
     game_summaries,
+    known_names,
+    phone_tables,
     remember,
+    remember_table,
     stats_context,
     unfollow,
 )
@@ -43,7 +46,14 @@ from scoring.pages.forms import (
     error_texts,
     player_rows,
 )
-from scoring.pages.house_views import builder_action, new_game_page, new_game_start, phone_rule_sets
+from scoring.pages.forms.tables import NewTableForm
+from scoring.pages.house_views import (
+    builder_action,
+    new_game_page,
+    new_game_start,
+    phone_rule_sets,
+    rule_set_key,
+)
 from scoring.pages.http import HtmxHttpRequest, etag_of, live_part, private
 from scoring.pages.match import ClockForm, find_match
 from scoring.pages.rules import rules_context, tambouille_context
@@ -60,6 +70,8 @@ from scoring.pages.sheet import (
     saved_context,
     sheet_context,
 )
+from scoring.pages.tables import game_table
+from scoring.pages.tables import new_game_url as new_table_game_url
 from scoring.referee import engine
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import VARIANTS
@@ -94,14 +106,24 @@ def service_worker(request: HtmxHttpRequest) -> HttpResponse:
 @require_safe
 @private  # the phone's games, by their edit links
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    context = {
+    return render(request, "home.html", home_context(request, NewTableForm()))
+
+
+def home_context(request: HtmxHttpRequest, table_form: NewTableForm) -> dict:
+    """The home page: this phone's tables, games and house rules, and the form that makes a
+    table (``table_form``, with its refusals when it was sent wrong)."""
+    tables, followed_tables = phone_tables(request)
+    return {
         "summaries": game_summaries(request),
         "followed": followed_summaries(request),
         "variants": VARIANTS.values(),
         "tambouille": Tambouille,
         "rule_sets": phone_rule_sets(request),
+        "tables": [(table, new_table_game_url(table)) for table in tables],
+        "followed_tables": followed_tables,
+        "table_form": table_form,
+        "known_names": known_names(request),
     }
-    return render(request, "home.html", context)
 
 
 @require_safe
@@ -140,7 +162,17 @@ def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
 @limited(IMPORT)
 def import_game(request: HtmxHttpRequest) -> HttpResponse:
     form = ImportForm.bind(request)
+    # Imported from a table's page (``?table=``, its edit key): the game joins the table.
+    table_key = rule_set_key(request.GET.get("table", ""))
+    table = Table.objects.filter(edit_key=table_key).first() if table_key else None
     if form.is_bound and form.save():
+        if form.table is not None:  # a table file: a new table, its games this phone's
+            for game in reversed(form.games):
+                remember(request, game.edit_key)
+            remember_table(request, form.table.edit_key)
+            return redirect("table", key=form.table.edit_key)
+        if table is not None and form.game.table_id is None:
+            table.attach(form.game)
         if form.beside_an_earlier_copy:
             messages.info(
                 request,
@@ -151,7 +183,7 @@ def import_game(request: HtmxHttpRequest) -> HttpResponse:
             )
         remember(request, form.game.edit_key)
         return redirect("edit", key=form.game.edit_key)
-    context = {"error": form.error}
+    context = {"error": form.error, "table": table}
     return render(request, "import_game.html", context, status=400 if form.error else 200)
 
 
@@ -190,7 +222,7 @@ def edit_sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
     game = find_game("edit", key)
     remember(request, game.edit_key)  # first in this phone's list
     context = sheet_context(request, game, new_round_form(game))
-    return render(request, page_template(game), context)
+    return render(request, page_template(game), context | game_table(request, game, "edit"))
 
 
 def live_part_of(request: HtmxHttpRequest, link: str, key: str) -> HttpResponse:
@@ -329,7 +361,8 @@ def edit_csv(request: HtmxHttpRequest, key: str) -> HttpResponse:
 def share_sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
     game = find_game("share", key)
     follow(request, game.share_key)  # listed on this phone's home page, read-only
-    return render(request, page_template(game), sheet_context(request, game, link="share"))
+    context = sheet_context(request, game, link="share") | game_table(request, game, "share")
+    return render(request, page_template(game), context)
 
 
 @require_safe

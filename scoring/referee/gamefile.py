@@ -414,6 +414,26 @@ def round_to_json(entry: RoundEntry) -> dict[str, object]:
     return data
 
 
+def rename_in_round(data: dict, old: str, new: str) -> dict:
+    """A stored round (as ``round_to_json`` writes it) with player ``old`` called ``new``."""
+
+    def name(value: object) -> object:
+        return new if value == old else value
+
+    renamed = dict(data)
+    renamed["hands"] = {name(p): hand for p, hand in data.get("hands", {}).items()}
+    for key in ("caller", "counter_caller"):
+        if key in data:
+            renamed[key] = name(data[key])
+    if "emptied" in data:
+        renamed["emptied"] = [name(p) for p in data["emptied"]]
+    if "penalties" in data:
+        renamed["penalties"] = [
+            penalty | {"player": name(penalty["player"])} for penalty in data["penalties"]
+        ]
+    return renamed
+
+
 def sheet_to_json(sheet: ScoreSheet) -> dict[str, object]:
     def numbers(values: Mapping) -> dict[str, object]:
         return {player: json_number(value) for player, value in values.items()}

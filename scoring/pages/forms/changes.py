@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext as _
 
+from scoring.games import tablefile
 from scoring.games.models import Game
 from scoring.pages.device import device_games
 from scoring.pages.display import say
@@ -117,12 +118,15 @@ class RematchForm(GameChangeForm):
 
 
 class ImportForm(forms.Form):
-    """A game file sent from the phone (``file``), stored whole or refused whole. A file
+    """A game file sent from the phone (``file``), stored whole or refused whole (or a table
+    file: a new table and its games, ``scoring.games.tablefile``). A game file
     that is a copy this phone imported (``mine``: its games' edit keys) as it stands opens
     that copy; once saved, ``beside_an_earlier_copy`` says whether the game is a new copy of
     one it imported before with other rounds."""
 
     beside_an_earlier_copy = False
+    table = None  # a table file: the table made, and its games (``games``)
+    games: list[Game] = []
 
     def __init__(self, *args, mine: list[str], **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -145,10 +149,13 @@ class ImportForm(forms.Form):
             return False
         imported = Game.objects.filter(edit_key__in=self.mine or [], imported=True)
         before = list(imported.values_list("pk", "uid"))
+        data = self.files["file"].read(gamefile.MAX_FILE_BYTES + 1)
         try:
-            self.game = Game.objects.import_file(
-                self.files["file"].read(gamefile.MAX_FILE_BYTES + 1), mine=self.mine
-            )
+            if tablefile.is_table_file(gamefile.parse_json(data)):  # a table and its games
+                entry = tablefile.read_table(gamefile.parse_json(data))
+                self.table, self.games = tablefile.store_table(entry)
+                return True
+            self.game = Game.objects.import_file(data, mine=self.mine)
         except GameError as problem:
             self.add_error(None, say(problem))
             return False

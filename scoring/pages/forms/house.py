@@ -6,15 +6,17 @@ player row's button)."""
 from __future__ import annotations
 
 import contextlib
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 from django import forms
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
-from scoring.games.models import Game, RuleSet
+from scoring.games.models import KEY_PATTERN, Game, RuleSet, Table
 from scoring.pages.display import points as points_text
 from scoring.pages.display import rank_name, say_detail, text_lazy
 from scoring.pages.forms.fields import (
@@ -396,6 +398,8 @@ class NewGameForm(HouseRulesForm):
         required=False,
         widget=forms.HiddenInput,
     )
+    # The edit key of the table the game is started from (``?table=``): the game joins it.
+    table = forms.CharField(required=False, max_length=32, widget=forms.HiddenInput)
 
     def __init__(self, *args, variant: str, rows: int = 4, only_rules=False, **kwargs):
         super().__init__(*args, variant=variant, **kwargs)
@@ -443,16 +447,27 @@ class NewGameForm(HouseRulesForm):
         self.first_dealer = rows_kept.index(dealer) if dealer in rows_kept else 0
         return data
 
+    def clean_table(self) -> Table | None:
+        """The table the game is started from, by its edit key (a key of no table: none)."""
+        key = self.cleaned_data.get("table") or ""
+        return (
+            Table.objects.filter(edit_key=key).first() if re.fullmatch(KEY_PATTERN, key) else None
+        )
+
     def save(self) -> Game:
         """The new game, once the form is valid: these players under these rules (a copy of
-        the settings and of their name)."""
-        return Game.objects.create(
-            variant=self.variant.key,
-            players=list(self.players),
-            settings=self.settings,
-            rules_name=self.rules_name,
-            first_dealer=self.first_dealer,
-        )
+        the settings and of their name), in the table it was started from."""
+        with transaction.atomic():
+            game = Game.objects.create(
+                variant=self.variant.key,
+                players=list(self.players),
+                settings=self.settings,
+                rules_name=self.rules_name,
+                first_dealer=self.first_dealer,
+            )
+            if self.cleaned_data.get("table") is not None:
+                self.cleaned_data["table"].attach(game)
+        return game
 
 
 def player_rows(data, otherwise: int = engine.MIN_PLAYERS) -> int:
@@ -464,15 +479,18 @@ def player_rows(data, otherwise: int = engine.MIN_PLAYERS) -> int:
 
 def typed_players(data, rows: int) -> dict[str, str]:
     """The players in a new-game form's ``data``: each row's name, as typed (blank rows
-    too, so that the rows and their order stay), and the dealer's row; nothing when no name
-    is typed and the first player deals. Carried in the query of the page a tap leads to
-    (another variant, a saved set, the set just saved), which shows them again."""
+    too, so that the rows and their order stay), and the dealer's row (nothing when no name
+    is typed and the first player deals), and the table the game is started from. Carried in
+    the query of the page a tap leads to (another variant, a saved set, the set just saved),
+    which shows them again."""
     names = {f"name_{row}": data.get(f"name_{row}", "") for row in range(rows)}
     dealer = small_number(data.get("dealer", ""), 0)
     dealer = dealer if dealer < rows else 0
+    table = data.get("table", "")
+    table = {"table": table} if re.fullmatch(KEY_PATTERN, table) else {}
     if dealer == 0 and not any(name.strip() for name in names.values()):
-        return {}
-    return names | {"dealer": str(dealer)}
+        return table
+    return names | {"dealer": str(dealer)} | table
 
 
 def apply_row_action(data, rows: int, action: str, most: int = engine.MAX_PLAYERS) -> int:

@@ -1,0 +1,137 @@
+"""The pages of a table: made from the home page or kept from a game, its page by its edit
+link and by its read-only link, a player renamed or two names merged, taken off this phone.
+Each looks up, binds a form, calls its save, and renders or redirects, as
+``scoring.pages.views`` does."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from scoring.guards.limits import TABLE, limited
+from scoring.pages.device import (
+    follow_table,
+    forget_table,
+    remember,
+    remember_table,
+)
+from scoring.pages.downloads import table_file_download
+from scoring.pages.forms.tables import KeepTableForm, NewTableForm, RenameForm
+from scoring.pages.http import HtmxHttpRequest, private
+from scoring.pages.sheet import find_game, new_round_form, page_template, sheet_context
+from scoring.pages.tables import find_table, game_table, table_context, table_names
+from scoring.pages.views import home_context
+
+
+@require_POST
+@limited(TABLE)
+def new_table(request: HtmxHttpRequest) -> HttpResponse:
+    """A table made from the home page: its name and players."""
+    form = NewTableForm(request.POST)
+    if not form.is_valid():
+        return render(request, "home.html", home_context(request, form), status=400)
+    table = form.save()
+    remember_table(request, table.edit_key)
+    return redirect("table", key=table.edit_key)
+
+
+@require_POST
+@limited(TABLE)
+def keep_table(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """ "Keep this table" on a game's sheet: a table of its players and rules, the game in it."""
+    game = find_game("edit", key)
+    if game.table_id is not None:
+        messages.error(request, _("This game is already a table's."))
+        return redirect("edit", key=game.edit_key)
+    form = KeepTableForm(request.POST)
+    if not form.is_valid():
+        context = sheet_context(request, game, new_round_form(game)) | game_table(
+            request, game, "edit"
+        )
+        context |= {"keep_form": form, "keep_open": True}
+        return render(request, page_template(game), context, status=400)
+    table = form.save(game)
+    remember(request, game.edit_key)
+    remember_table(request, table.edit_key)
+    messages.success(request, _("The table is kept: its next game starts with these players."))
+    return redirect("table", key=table.edit_key)
+
+
+@require_safe
+@private  # reached by its key; lists this phone's games by their edit links
+def table(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    found = find_table("edit", key)
+    remember_table(request, found.edit_key)  # in this phone's list
+    return render(request, "table.html", table_context(request, found, "edit"))
+
+
+@require_safe
+@private  # reached by its key
+def table_read(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    found = find_table("read", key)
+    follow_table(request, found.read_key)  # in this phone's list, read-only
+    return render(request, "table.html", table_context(request, found, "read"))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@private
+def rename_player(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """Rename a player of the table, or merge two names, in the table and all its games:
+    asked, then done once confirmed."""
+    found = find_table("edit", key)
+    names = table_names(found, found.games.values_list("players", flat=True))
+    data = request.POST if request.method == "POST" else None
+    initial = {"old": request.GET.get("old", "")}
+    form = RenameForm(data, table=found, names=names, initial=initial)
+    context = {"table": found, "form": form, "names": names}
+    if request.method != "POST":
+        return render(request, "table_rename.html", context)
+    if not form.is_valid():
+        return render(request, "table_rename.html", context, status=400)
+    if not form.cleaned_data["confirm"]:
+        confirming = RenameForm(
+            table=found, names=names, initial=form.cleaned_data | {"confirm": True}
+        )
+        context |= {
+            "asking": True,
+            "confirming": confirming,
+            "count": form.games_with(),
+            "merging": form.merging,
+        }
+        return render(request, "table_rename.html", context)
+    if not form.save():
+        return render(request, "table_rename.html", context, status=400)
+    done = {"old": form.cleaned_data["old"], "new": form.cleaned_data["new"]}
+    messages.success(request, _("%(old)s is now %(new)s in the table and its games.") % done)
+    return redirect("table", key=found.edit_key)
+
+
+@require_POST
+def forget_table_view(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """Take a table off this phone's list (by its edit link); the table stays."""
+    forget_table(request, find_table("edit", key))
+    messages.success(request, _("The table was removed from this phone. Its links still open it."))
+    return redirect("home")
+
+
+@require_POST
+def unfollow_table(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """Take a table this phone follows by its read-only link off its list; the table stays."""
+    forget_table(request, find_table("read", key))
+    messages.success(request, _("The table was removed from this phone. Its links still open it."))
+    return redirect("home")
+
+
+@require_safe
+@private  # the table's games, whole
+def table_export(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    return table_file_download(find_table("edit", key))
+
+
+@require_safe
+@private
+def table_read_export(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    return table_file_download(find_table("read", key))

@@ -16,8 +16,12 @@ from scoring.referee import engine, story
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import VARIANTS
 
-MAX_GAMES = 60
-MAX_RULE_SETS = 30
+# How many keys each list keeps, newest first. The session is a signed cookie, which a browser
+# keeps only up to 4,096 bytes: with every list full it is some 3.6 KB (tests/test_home.py).
+MAX_GAMES = 50
+MAX_FOLLOWED = 30
+MAX_RULE_SETS = 20
+MAX_TABLES = 10
 
 
 def device_games(request: HttpRequest) -> list[str]:
@@ -79,7 +83,7 @@ def followed_games(request: HttpRequest) -> list[str]:
 
 def follow(request: HttpRequest, share_key: str) -> None:
     """Put the game this device opened by its read-only link first in its followed list."""
-    put_first(request, "followed", followed_games(request), share_key, MAX_GAMES)
+    put_first(request, "followed", followed_games(request), share_key, MAX_FOLLOWED)
 
 
 def unfollow(request: HttpRequest, share_key: str) -> None:
@@ -146,11 +150,6 @@ def stats_context(records: list[story.GameRecord]) -> dict:
 
 
 # --- tables ---------------------------------------------------------------------------------
-
-# Each list: the session is a signed cookie, and with every other list full it is already
-# some 4.4 KB (over the 4 KB a browser keeps); 10 tables and 10 followed add some 0.5 KB.
-MAX_TABLES = 10
-
 
 def device_tables(request: HttpRequest) -> list[str]:
     """The edit keys of the tables this device opened by their edit link."""

@@ -219,3 +219,35 @@ def test_the_page_lists_the_latest_ten_evenings_and_every_one_on_its_link():
     every = client.get(f"/t/{table.edit_key}/?period=all&evenings=True")
     assert len(every.context["evenings"]) == 12 and not every.context["more_evenings"]
     assert "Toutes les soirées" in phone("fr").get(f"/t/{table.edit_key}/").content.decode()
+
+
+def test_the_wins_chart_draws_in_french_with_points_for_decimals():
+    """An SVG reads its coordinates with a decimal point: the French page wrote "24,0", and
+    the chart's lines did not draw."""
+    table, _ = evening_table()
+    page = phone("fr").get(f"/t/{table.edit_key}/").content.decode()
+    chart = re.search(r'<section id="wins-chart">.*?</section>', page, re.S).group(0)
+    assert "Victoires" in chart or "victoires" in chart
+    coordinates = re.findall(r' (?:x1|x2|y1|y2|x|y)="([^"]*)"', chart)
+    assert coordinates and all(re.fullmatch(r"-?\d+(\.\d+)?", c) for c in coordinates)
+
+
+def test_the_table_shares_its_own_link_and_the_read_only_one_shares_only_itself():
+    """By its edit link, the table's page gives its own link (QR code, share button) for the
+    table's regulars, and the read-only link beside it; by the read-only link, only that."""
+    table, _ = evening_table()
+    own = phone().get(f"/t/{table.edit_key}/").content.decode()
+    panel = re.search(r'<details class="share">.*?</details>', own, re.S).group(0)
+    assert f'href="http://testserver/t/{table.edit_key}/"' in panel
+    assert f'data-share="http://testserver/t/{table.edit_key}/"' in panel
+    assert f'href="http://testserver/t/r/{table.read_key}/"' in panel
+    assert panel.count("<svg") == 1  # one QR code: the table's own
+    read_only = phone().get(f"/t/r/{table.read_key}/").content.decode()
+    assert table.edit_key not in read_only
+    assert f'data-share="http://testserver/t/r/{table.read_key}/"' in read_only
+
+
+def test_compare_answers_where_the_face_to_face_is():
+    table, _ = evening_table()
+    page = phone().get(f"/t/{table.edit_key}/").content.decode()
+    assert re.search(r'<form method="get" action="#duel" class="duel">', page)

@@ -253,6 +253,9 @@ def table_context(request: HttpRequest, table: Table, link: str) -> dict:
     overall = over_all(by_variant)
     a, b = view.value("a"), view.value("b")
     read_url = request.build_absolute_uri(reverse("table_read", args=[table.read_key]))
+    # The table's own link, shared from its page (a game's edit link it never leads to).
+    own = reverse("table", args=[table.edit_key]) if link == "edit" else None
+    table_url = request.build_absolute_uri(own) if own else None
     last = listed[0].game if listed else None
     return {
         "table": table,
@@ -275,7 +278,9 @@ def table_context(request: HttpRequest, table: Table, link: str) -> dict:
         and len({timezone.localdate(item.game.created_at) for item in listed}) > EVENINGS_SHOWN,
         "chart": wins_chart(records, names),
         "read_url": read_url,
-        "read_qr": qr_svg(read_url),
+        "read_qr": None if link == "edit" else qr_svg(read_url),
+        "table_url": table_url,
+        "table_qr": qr_svg(table_url) if table_url else None,
         "new_game_url": new_game_url(table) if link == "edit" else None,
         "rules": engine.GAMES.get(table.variant),
         "last": last,

@@ -93,9 +93,19 @@ def test_a_table_on_two_phones(page: Page, live_server, browser):
     assert_fits_the_phone(one)
     shoot(one, "tables-03-table-en-390")
 
-    # The read-only link, shown as a QR code with its share button, on a third phone.
+    # The table's own link (its QR code), and beside it the read-only link, on a third phone.
     one.locator("details.share summary").tap()
-    read_url = one.locator("details.share .share-url").inner_text()
+    own_url, read_url = one.locator("details.share .share-url").all_inner_texts()
+    assert own_url.endswith(f"/t/{table.edit_key}/")
+    one.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    one.reload()
+    one.locator("details.share summary").tap()
+    buttons = one.locator("details.share button[data-share]")
+    expect(buttons).to_have_text(["Copy the link", "Copy the link"])
+    buttons.nth(1).tap()
+    expect(buttons.nth(1)).to_have_text("Link copied")
+    assert one.evaluate("navigator.clipboard.readText()") == read_url
+    shoot(one, "tables-07-share-390")
     assert read_url.endswith(f"/t/r/{table.read_key}/")
     reader_context = browser.new_context(
         viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True, locale="en-GB"

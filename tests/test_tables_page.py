@@ -158,7 +158,7 @@ def test_the_chart_draws_each_winners_wins_game_after_game():
         for p in s.winners
     }
     assert len(lines) == len({w.casefold() for w in winners})
-    assert all(len(points.split()) == 3 for points in lines)  # three finished games
+    assert all(len(points.split()) == 4 for points in lines)  # none yet, then three games
     assert 'role="img"' in chart and "over 3 finished games" in chart
 
 
@@ -251,3 +251,15 @@ def test_compare_answers_where_the_face_to_face_is():
     table, _ = evening_table()
     page = phone().get(f"/t/{table.edit_key}/").content.decode()
     assert re.search(r'<form method="get" action="#duel" class="duel">', page)
+
+
+def test_one_finished_game_draws_its_winners_line():
+    """A single finished game: the winner's line goes from no win to one (a line of one point
+    drew nothing)."""
+    table = Table.objects.create(name="Jeudis", players=SEATS)
+    table.attach(stored_game(SEATS, [[3, 10, 12, 20]], rounds=1, callers=["Léa"]))
+    page = phone().get(f"/t/{table.edit_key}/").content.decode()
+    chart = re.search(r'<section id="wins-chart">.*?</section>', page, re.S).group(0)
+    (line,) = re.findall(r'<polyline class="p\d[^"]*" points="([^"]+)"', chart)
+    first, last = line.split()
+    assert first.split(",")[1] != last.split(",")[1]  # it rises

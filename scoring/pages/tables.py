@@ -107,7 +107,8 @@ def head_to_head(records: list[story.GameRecord], a: str, b: str) -> HeadToHead:
 
 
 def wins_chart(records: list[story.GameRecord], names: list[str]) -> dict | None:
-    """Each player's wins counted game after game over the finished games, oldest first, as
+    """Each player's wins counted game after game over the finished games, oldest first (from
+    none before the first), as
     the lines of an inline SVG (drawn by ``table.html#chart``); None without a finished game
     won."""
     finished = sorted((r for r in records if r.summary.finished), key=lambda r: r.when)
@@ -115,7 +116,7 @@ def wins_chart(records: list[story.GameRecord], names: list[str]) -> dict | None
         return None
     keys = [name.casefold() for name in names]
     counts = dict.fromkeys(keys, 0)
-    steps = []
+    steps = [dict(counts)]  # from no win at all: one finished game is a line, not a point
     for record in finished:
         for winner in record.summary.winners:
             if winner.casefold() in counts:
@@ -156,7 +157,7 @@ def wins_chart(records: list[story.GameRecord], names: list[str]) -> dict | None
         "width": width,
         "height": height,
         "lines": lines,
-        "games": len(steps),
+        "games": len(finished),
         "most": most,
         "top": y(most),
         "bottom": y(0),

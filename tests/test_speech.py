@@ -248,6 +248,7 @@ def test_what_is_not_heard_is_left_as_it_was_and_named(phone: Page, live_server)
 
     page.get_by_role("button", name="Say the round").tap()
     expect(said).to_contain_text("Heard: Jean-Pierre 9.")
+    expect(said.locator(".missed")).to_have_text("No number for Chloé.")  # not Maxime's 4
     expect(page.locator("#id_total_1")).to_have_value("9")
     expect(page.locator("#id_total_0")).to_have_value("4")  # kept from the first go
     expect(page.locator("#id_total_0")).not_to_have_class(re.compile(r"\bheard\b"))

@@ -93,9 +93,9 @@ function show(form, heard, { seats, texts, lang }) {
   const lines = [];
   if (said.length) lines.push(["", fill(texts.heard, { list: said.join(", ") })]);
   if (heard.unknown.length) lines.push(["missed", fill(texts.unknown, { words: heard.unknown.join(", ") })]);
-  if (said.length && heard.noNumber.length) {
-    lines.push(["missed", fill(texts.noNumber, { names: heard.noNumber.join(", ") })]);
-  }
+  // A hand filled before (typed, or heard at an earlier go) is not missing.
+  const empty = heard.noNumber.filter((name) => !form.elements[`total_${seats.get(name)}`]?.value);
+  if (said.length && empty.length) lines.push(["missed", fill(texts.noNumber, { names: empty.join(", ") })]);
   if (heard.penaltyUnread.length) {
     lines.push(["missed", fill(texts.penaltyUnread, { names: heard.penaltyUnread.join(", ") })]);
   }

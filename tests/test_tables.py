@@ -126,7 +126,7 @@ def test_keep_this_table_without_a_name_says_so_on_the_sheet():
     assert game.table is None
 
 
-def test_a_games_key_never_leads_to_its_tables_link():
+def test_a_games_key_never_leads_to_its_tables_edit_link():
     owner, other = phone(), phone()
     table = make_table(owner)
     game = stored_game(["Léa", "Marc"], [[3, 10]])
@@ -134,8 +134,22 @@ def test_a_games_key_never_leads_to_its_tables_link():
     page = other.get(f"/g/{game.edit_key}/").content.decode()
     assert table.edit_key not in page and table.read_key not in page
     assert "Jeudis chez Léa" in page  # its name only
-    viewer = other.get(f"/s/{game.share_key}/").content.decode()
-    assert table.edit_key not in viewer and table.read_key not in viewer
+
+
+def test_a_phone_following_a_game_lists_it_and_its_table_read_only():
+    """A game's read-only link: the phone lists the game and its table, both read-only (the
+    table's page then by its read-only link, never its edit link)."""
+    owner, viewer = phone(), phone()
+    table = make_table(owner)
+    game = stored_game(["Léa", "Marc"], [[3, 10]])
+    table.attach(game)
+    sheet = viewer.get(f"/s/{game.share_key}/").content.decode()
+    assert table.edit_key not in sheet
+    assert f'href="/t/r/{table.read_key}/"' in sheet
+    home = viewer.get("/").content.decode()
+    assert f'href="/s/{game.share_key}/"' in home and f'href="/t/r/{table.read_key}/"' in home
+    assert table.edit_key not in home and game.edit_key not in home
+    assert table.edit_key not in viewer.get(f"/t/r/{table.read_key}/").content.decode()
 
 
 # --- a new game from the table -----------------------------------------------------------------

@@ -317,8 +317,8 @@ def new_game_url(table: Table) -> str:
 
 def game_table(request: HttpRequest, game: Game, link: str) -> dict:
     """What a game's sheet says of its table: a link to it by the link this phone holds (its
-    edit link, or its read-only one; none if it holds neither: a game's key never leads to
-    its table's), and on the edit link of a game of no table, "Keep this table"."""
+    edit link, or its read-only one, which a game's read-only link gives: never its edit
+    link), and on the edit link of a game of no table, "Keep this table"."""
     table = game.table if game.table_id is not None else None
     url = None
     if table is not None and table.edit_key in device_tables(request) and link == "edit":

@@ -20,6 +20,7 @@ from scoring.guards.limits import IMPORT, NEW_GAME, SYNC, limited
 from scoring.pages import webapp
 from scoring.pages.device import (
     follow,
+    follow_table,
     followed_summaries,
     forget,
     game_records,
@@ -361,6 +362,8 @@ def edit_csv(request: HtmxHttpRequest, key: str) -> HttpResponse:
 def share_sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
     game = find_game("share", key)
     follow(request, game.share_key)  # listed on this phone's home page, read-only
+    if game.table_id is not None:  # and its table, read-only too
+        follow_table(request, game.table.read_key)
     context = sheet_context(request, game, link="share") | game_table(request, game, "share")
     return render(request, page_template(game), context)
 

@@ -151,6 +151,7 @@ def stats_context(records: list[story.GameRecord]) -> dict:
 
 # --- tables ---------------------------------------------------------------------------------
 
+
 def device_tables(request: HttpRequest) -> list[str]:
     """The edit keys of the tables this device opened by their edit link."""
     return list(request.session.get("tables", []))

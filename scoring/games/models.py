@@ -851,8 +851,13 @@ class Table(models.Model):
             table = Table.objects.select_for_update(no_key=True).get(pk=self.pk)
             if table.clashes(old, new):
                 raise NamesClash
-            for game in table.games.order_by("pk"):
-                game.rename_player(old, new)
+            # Listed again until none is left: a rematch saved while a game's lock was awaited
+            # is a game of the table that the list before it did not hold.
+            renamed: set[int] = set()
+            while games := list(table.games.exclude(pk__in=renamed).order_by("pk")):
+                for game in games:
+                    game.rename_player(old, new)
+                    renamed.add(game.pk)
             seats: list[str] = []
             for name in table.players:
                 name = new if name.casefold() == old.casefold() else name

@@ -92,6 +92,7 @@ def test_a_deleted_round_is_renamed_too_and_comes_back_under_the_new_name():
         ("Marc", "Marc", "This is already the player&#x27;s name."),
         ("Marc", "", "Enter a name."),
         ("Marc", "x" * 41, "A name has at most 40 characters."),
+        ("Marc", "x" * 300, "A name has at most 40 characters."),
         ("Marc", "Ma\u0000rc", "Null characters are not allowed."),
         ("Nobody", "Zed", "Select a valid choice."),
     ],

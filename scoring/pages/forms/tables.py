@@ -130,6 +130,9 @@ class RenameForm(forms.Form):
                     )
                     % {"old": old, "new": new, "n": clashes},
                 )
+            elif self.merging:  # one player under the spelling the table already has
+                names = {name.casefold(): name for name, _ in self.fields["old"].choices}
+                data["new"] = names[new.casefold()]
         return data
 
     @property

@@ -10,6 +10,8 @@ import zipfile
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from scoring.games.backup import MANIFEST, BackupError, restore_backup, write_backup
 from scoring.games.models import Game, Table
@@ -84,6 +86,21 @@ def valid_file() -> dict:
     Table.objects.all().delete()
     Game.objects.all().delete()
     return data
+
+
+def test_a_tables_export_reads_its_games_rounds_in_one_query_whatever_their_number():
+    table, games = evening_table()
+    client = phone()
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as done:
+            assert client.get(f"/t/{table.edit_key}/table.json").status_code == 200
+        return len(done)
+
+    before = queries()
+    for game in games:
+        table.attach(game.rematch())
+    assert queries() == before  # twice the games, as many queries
 
 
 @pytest.mark.parametrize(

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Prefetch
 
-from scoring.games.models import MAX_TABLE_PLAYERS, Game, Table
+from scoring.games.models import MAX_TABLE_PLAYERS, Game, Round, Table
 from scoring.referee import engine, gamefile
 from scoring.referee.engine import GameError
 from scoring.referee.notes import Note, gettext_noop, note
@@ -44,7 +45,9 @@ def table_file(table: Table) -> dict:
             "settings": table.settings,
             "rules_name": table.rules_name,
         }
-    games = list(table.games.order_by("created_at", "pk"))
+    # Each game's rounds read with the others' (one query, not one a game).
+    live = Prefetch("rounds", Round.objects.live().order_by("position"), to_attr="_live_rounds")
+    games = list(table.games.order_by("created_at", "pk").prefetch_related(live))
     return {
         "format": TABLE_FORMAT,
         "name": table.name,

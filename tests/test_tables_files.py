@@ -118,6 +118,7 @@ def test_a_tables_export_reads_its_games_rounds_in_one_query_whatever_their_numb
         (lambda d: d.update(rules={"variant": "tamalou", "settings": {"rounds": -1}}), "rounds"),
         (lambda d: d.update(started=["2026-01-01"]), "&#x27;started&#x27; must list"),
         (lambda d: d.update(games={}), "must be a list of game objects"),
+        (lambda d: d.update(games=d["games"][:1] * 501), "at most 500 games, not 501"),
         (lambda d: d.update(name="A\u0000B"), "control character"),
     ],
 )

@@ -23,6 +23,10 @@ TABLE_FORMAT = "tamalou-ref.table/1"
 TABLE_KEYS = {"format", "name", "players", "rules", "games"}
 OPTIONAL_TABLE_KEYS = {"rules", "started"}
 RULES_KEYS = {"variant", "settings", "rules_name"}
+# The most games a table file brings: each is checked, scored and stored in the import's one
+# transaction, which holds the database's writes meanwhile. 2,000 games of no round (a file of
+# 150 KB, well within an upload's 2 MB) took 45 s; 500 is some two years of evenings.
+MAX_TABLE_GAMES = 500
 
 
 @dataclass(frozen=True)
@@ -110,6 +114,15 @@ def read_table(raw: object) -> TableEntry:
     variant, settings, rules_name = read_rules(raw.get("rules"))
     if not isinstance(raw["games"], list):
         raise GameError(gettext_noop("the table's games must be a list of game objects."))
+    if len(raw["games"]) > MAX_TABLE_GAMES:
+        raise GameError(
+            gettext_noop(
+                "a table file holds at most {most} games, not {count}: a larger table moves "
+                "between servers with the backups."
+            ),
+            most=MAX_TABLE_GAMES,
+            count=len(raw["games"]),
+        )
     games = []
     for number, data in enumerate(raw["games"], 1):
         try:

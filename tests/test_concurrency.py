@@ -5,11 +5,13 @@ Runs on SQLite (the default) and, in `make test`'s second pass, on PostgreSQL.""
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
+from django.db import connections, transaction
 
 from bench.phone import Phone
-from scoring.games.models import Game, Round
+from scoring.games.models import Game, Round, Table
 from tests.helpers import NOBODY_CALLED
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -173,3 +175,46 @@ def test_a_reader_storing_a_sheet_while_a_change_holds_the_game_does_not_deadloc
     assert len(fresh.score().rounds) == 1
     assert fresh.score() == engine.score_game(fresh.as_entry())
     assert StoredSheet.read(fresh.pk, fresh.sheet_key()) == fresh.score()
+
+
+def test_a_rematch_while_the_table_renames_its_players_is_saved_and_renamed_too():
+    """A rematch holds its game's lock and adds a game that refers to the table; a rename
+    holds the table's lock and waits for that game's. On PostgreSQL a FOR UPDATE lock on the
+    table made the rematch's insert wait for the rename: a deadlock, the rematch refused.
+    And the rematch, made after the rename listed the table's games, is renamed as well."""
+    table = Table.objects.create(name="Jeudis", players=["Léa", "Marc"])
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    table.attach(game)
+    failures: list[BaseException] = []
+    held = threading.Event()
+
+    def rematch():
+        try:
+            with transaction.atomic():
+                locked = Game.objects.select_for_update(no_key=True).get(pk=game.pk)
+                held.set()
+                time.sleep(1)  # the rename takes the table's lock meanwhile
+                locked.rematch()
+        except BaseException as error:
+            failures.append(error)
+        finally:
+            connections.close_all()
+
+    def rename():
+        held.wait(30)
+        try:
+            Table.objects.get(pk=table.pk).rename("Marc", "Marco")
+        except BaseException as error:
+            failures.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=rematch), threading.Thread(target=rename)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert not failures
+    # Both games renamed: the rematch too, made while the rename waited for its game.
+    players = Game.objects.filter(table=table).order_by("pk").values_list("players", flat=True)
+    assert list(players) == [["Léa", "Marco"], ["Léa", "Marco"]]

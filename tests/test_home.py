@@ -51,3 +51,29 @@ def test_a_phone_with_every_list_full_keeps_its_session_within_what_a_browser_ke
     newest = Game.objects.get(players=["Léa", "Marc"])
     assert client.session["games"][0] == newest.edit_key
     assert len(client.session["games"]) == device.MAX_GAMES
+
+
+@pytest.mark.django_db
+def test_the_home_and_stats_pages_ask_as_many_queries_for_many_games_as_for_two(client):
+    """The phone's games and those it follows are listed with their rounds counted in the
+    query that reads them (a stored summary is checked against that count), not once a game."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.test_tables import stored_game
+
+    def queries(path: str) -> int:
+        with CaptureQueriesContext(connection) as done:
+            assert client.get(path).status_code == 200
+        return len(done)
+
+    def more_games(count: int) -> None:
+        for _ in range(count):
+            game = stored_game(["Léa", "Marc"], [[1, 2], [4, 5]])
+            client.get(f"/g/{game.edit_key}/")  # on this phone
+            client.get(f"/s/{stored_game(['Léa', 'Nina'], [[3, 1]]).share_key}/")  # followed
+
+    more_games(2)
+    home, stats = queries("/"), queries("/stats/")
+    more_games(6)
+    assert (queries("/"), queries("/stats/")) == (home, stats)

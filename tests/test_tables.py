@@ -70,6 +70,7 @@ def test_a_table_made_on_the_home_page_is_kept_in_the_phones_list():
         ("", "Léa\nMarc", "name", "Enter a name."),
         ("   ", "", "name", "Enter a name."),
         ("x" * 41, "", "name", "A name has at most 40 characters."),
+        ("x" * 300, "", "name", "A name has at most 40 characters."),
         ("Bad\u0007name", "", "name", "The name has an invisible control character."),
         ("Jeudis", "Léa\nléa", "players", "same name"),
         ("Jeudis", "A" * 41, "players", "at most 40 characters"),

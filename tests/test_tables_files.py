@@ -10,6 +10,8 @@ import zipfile
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from scoring.games.backup import MANIFEST, BackupError, restore_backup, write_backup
 from scoring.games.models import Game, Table
@@ -86,6 +88,21 @@ def valid_file() -> dict:
     return data
 
 
+def test_a_tables_export_reads_its_games_rounds_in_one_query_whatever_their_number():
+    table, games = evening_table()
+    client = phone()
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as done:
+            assert client.get(f"/t/{table.edit_key}/table.json").status_code == 200
+        return len(done)
+
+    before = queries()
+    for game in games:
+        table.attach(game.rematch())
+    assert queries() == before  # twice the games, as many queries
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -101,6 +118,7 @@ def valid_file() -> dict:
         (lambda d: d.update(rules={"variant": "tamalou", "settings": {"rounds": -1}}), "rounds"),
         (lambda d: d.update(started=["2026-01-01"]), "&#x27;started&#x27; must list"),
         (lambda d: d.update(games={}), "must be a list of game objects"),
+        (lambda d: d.update(games=d["games"][:1] * 501), "at most 500 games, not 501"),
         (lambda d: d.update(name="A\u0000B"), "control character"),
     ],
 )

@@ -70,6 +70,16 @@ def test_two_names_merged_count_as_one_player():
     assert page.context["duel"].together == 3
 
 
+def test_a_merge_typed_in_another_case_keeps_the_spelling_the_table_has():
+    table, _games = evening_table()
+    client = phone()
+    rename(client, table, "lea", "LÉA", confirm=True)
+    table.refresh_from_db()
+    assert table.players == ["Léa", "Marc", "Nina", "Olga"]
+    names = {p for players in Game.objects.values_list("players", flat=True) for p in players}
+    assert "Léa" in names and "LÉA" not in names
+
+
 def test_a_deleted_round_is_renamed_too_and_comes_back_under_the_new_name():
     table, games = evening_table()
     client = phone()
@@ -92,6 +102,7 @@ def test_a_deleted_round_is_renamed_too_and_comes_back_under_the_new_name():
         ("Marc", "Marc", "This is already the player&#x27;s name."),
         ("Marc", "", "Enter a name."),
         ("Marc", "x" * 41, "A name has at most 40 characters."),
+        ("Marc", "x" * 300, "A name has at most 40 characters."),
         ("Marc", "Ma\u0000rc", "Null characters are not allowed."),
         ("Nobody", "Zed", "Select a valid choice."),
     ],

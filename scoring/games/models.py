@@ -818,7 +818,7 @@ class Table(models.Model):
         """``game`` joins the table: listed with its games, and its players and rules are the
         table's next game's."""
         with transaction.atomic():
-            table = Table.objects.select_for_update().get(pk=self.pk)
+            table = Table.objects.select_for_update(no_key=True).get(pk=self.pk)
             game.join(table)
             changes = {
                 "players": table.seats_after(game),
@@ -844,12 +844,20 @@ class Table(models.Model):
         its own write (``Game.rename_player``); a name merged into another (``new`` already
         a player of the table) becomes that player. NamesClash (a game has both names)
         before anything is changed."""
+        # FOR NO KEY UPDATE, as a game's lock (``Game._locked``): a game saved meanwhile that
+        # refers to the table (a rematch, holding its own game's lock) is not held up by it,
+        # so the two never deadlock.
         with transaction.atomic():
-            table = Table.objects.select_for_update().get(pk=self.pk)
+            table = Table.objects.select_for_update(no_key=True).get(pk=self.pk)
             if table.clashes(old, new):
                 raise NamesClash
-            for game in table.games.order_by("pk"):
-                game.rename_player(old, new)
+            # Listed again until none is left: a rematch saved while a game's lock was awaited
+            # is a game of the table that the list before it did not hold.
+            renamed: set[int] = set()
+            while games := list(table.games.exclude(pk__in=renamed).order_by("pk")):
+                for game in games:
+                    game.rename_player(old, new)
+                    renamed.add(game.pk)
             seats: list[str] = []
             for name in table.players:
                 name = new if name.casefold() == old.casefold() else name

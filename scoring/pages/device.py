@@ -106,6 +106,7 @@ def followed_summaries(request: HttpRequest) -> list[dict]:
 def summaries_of(games) -> list[dict]:
     summaries = []
     for game in with_round_counts(games):
+        game._live_count = game.round_count  # counted in this query, not once a game
         summary = game.stored_summary(game.round_count)
         leader = min(summary.in_game or summary.players, key=lambda p: summary.totals[p])
         summaries.append(
@@ -130,10 +131,12 @@ def with_round_counts(games):
 def game_records(request: HttpRequest) -> list[story.GameRecord]:
     """The scored games of this device (a match sheet has no points nor calls to count)."""
     games = Game.objects.filter(edit_key__in=device_games(request)).exclude(variant=Tambouille.key)
-    return [
-        story.GameRecord(game.variant, game.stored_summary(game.round_count), game.created_at, game)
-        for game in with_round_counts(games)
-    ]
+    records = []
+    for game in with_round_counts(games):
+        game._live_count = game.round_count  # counted in this query, not once a game
+        summary = game.stored_summary(game.round_count)
+        records.append(story.GameRecord(game.variant, summary, game.created_at, game))
+    return records
 
 
 def stats_context(records: list[story.GameRecord]) -> dict:

@@ -30,12 +30,21 @@ def checked_name(value: str) -> str:
     return name
 
 
+# The most a name's box takes as typed (spaces trimmed and runs of them made one, a name
+# has at most engine.MAX_NAME_LENGTH characters: checked_name says so, and only it).
+NAME_TYPED = 200
+
+
 class TableNameField(forms.CharField):
     def __init__(self, **kwargs):
-        attrs = {"autocomplete": "off", "placeholder": gettext_lazy("Jeudis chez Léa")}
+        attrs = {
+            "autocomplete": "off",
+            "placeholder": gettext_lazy("Jeudis chez Léa"),
+            # Not the field's max_length: its message would say 200, not checked_name's 40.
+            "maxlength": NAME_TYPED,
+        }
         super().__init__(
             label=gettext_lazy("Name of the table"),
-            max_length=200,  # longer is refused with the message of checked_name
             widget=forms.TextInput(attrs=attrs),
             error_messages={"required": gettext_lazy("Enter a name.")},
             **kwargs,
@@ -91,8 +100,9 @@ class RenameForm(forms.Form):
     old = forms.ChoiceField(label=gettext_lazy("Player"))
     new = forms.CharField(
         label=gettext_lazy("New name, or the name of the player to merge with"),
-        max_length=200,
-        widget=forms.TextInput(attrs={"list": "table-names", "autocomplete": "off"}),
+        widget=forms.TextInput(
+            attrs={"list": "table-names", "autocomplete": "off", "maxlength": NAME_TYPED}
+        ),
         error_messages={"required": gettext_lazy("Enter a name.")},
     )
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
@@ -120,6 +130,9 @@ class RenameForm(forms.Form):
                     )
                     % {"old": old, "new": new, "n": clashes},
                 )
+            elif self.merging:  # one player under the spelling the table already has
+                names = {name.casefold(): name for name, _ in self.fields["old"].choices}
+                data["new"] = names[new.casefold()]
         return data
 
     @property

@@ -572,6 +572,17 @@ def _check_rematches(entries: list[Entry]) -> None:
             )
 
 
+def _refusal(where: str, key: str, wanted: str, value: object) -> BackupError:
+    """A manifest entry's ``key`` that is not what it must be."""
+    return BackupError(
+        "{where}: '{key}' must be {wanted}, not {value}.",
+        where=where,
+        key=key,
+        wanted=wanted,
+        value=shown(value),
+    )
+
+
 def _check_keys(
     data: dict, required: set[str], where: str, optional: frozenset[str] = frozenset()
 ) -> None:
@@ -595,13 +606,7 @@ def _check_entry(raw: object, number: int) -> Entry:
     _check_keys(raw, ENTRY_KEYS, where, OPTIONAL_ENTRY_KEYS)
 
     def refuse(key: str, wanted: str) -> BackupError:
-        return BackupError(
-            "{where}: '{key}' must be {wanted}, not {value}.",
-            where=where,
-            key=key,
-            wanted=wanted,
-            value=shown(raw[key]),
-        )
+        return _refusal(where, key, wanted, raw[key])
 
     if not isinstance(raw["file"], str) or not raw["file"]:
         raise refuse("file", "the name of a file in the archive")
@@ -665,13 +670,7 @@ def _check_table(raw: object, number: int) -> TableEntry:
     _check_keys(raw, TABLE_ENTRY_KEYS, where)
 
     def refuse(key: str, wanted: str) -> BackupError:
-        return BackupError(
-            "{where}: '{key}' must be {wanted}, not {value}.",
-            where=where,
-            key=key,
-            wanted=wanted,
-            value=shown(raw[key]),
-        )
+        return _refusal(where, key, wanted, raw[key])
 
     for key in ("edit_key", "read_key"):
         if not isinstance(raw[key], str) or not KEY_SHAPE.fullmatch(raw[key]):

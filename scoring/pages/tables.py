@@ -194,7 +194,7 @@ def listed_games(request: HttpRequest, table: Table, link: str, since) -> list[L
 
 # Each game's summary as read, by the game's version (every write renews it), kept by each
 # server process as objects. `make bench`, a table's page (200 games), under make serve's
-# server on one day: none kept, p95 143.6 ms and 85.1 ms of CPU a request (over its 100 ms);
+# server, in one sitting: none kept, p95 143.6 ms and 85.1 ms of CPU a request (over its 100 ms);
 # kept in Django's LocMemCache, which pickles each, p95 87.7 ms (110.3 for one period), CPU
 # 51.4 ms; kept here, p95 45.4 ms, CPU 35.3 ms. Emptied whole when full: a process then
 # reads them again, once.

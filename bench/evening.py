@@ -263,8 +263,11 @@ class Follower(threading.Thread):
             response.read()
             while not self.stopped:  # no stream: the page polls
                 time.sleep(self.POLL)
-                if not self.stopped:
-                    self.fetch()
+                try:
+                    if not self.stopped:
+                        self.fetch()
+                except (OSError, http.client.HTTPException):
+                    return  # its connection shut at the end of the evening
             return
         try:
             for line in iter(response.readline, b""):

@@ -24,13 +24,12 @@ from scoring.pages.chart import (
     WIDTH,
     Plate,
     coordinate,
-    extremes,
     label_width,
     nice_step,
     place_labels,
     score_chart,
 )
-from scoring.referee.engine import score_game
+from scoring.referee.engine import RunningTotals, running_totals, score_game
 from scoring.referee.variants import VARIANTS
 from tests.helpers import F, play, rnd
 from tests.test_house_properties import house_games
@@ -56,7 +55,7 @@ def test_chart_points_are_the_sheets_running_totals(game):
         expected = [Fraction(0)] + [
             r.totals[series.player] for r in sheet.rounds if series.player in r.scores
         ]
-        assert list(series.totals) == expected
+        assert list(series.totals) == [float(total) for total in expected]
         drawn = points_of(series)
         assert len(drawn) == len(expected)
         for number, ((x, y), total) in enumerate(zip(drawn, expected, strict=True)):
@@ -269,15 +268,22 @@ def test_markers_shrink_as_rounds_get_closer_together():
     assert sizes == [8, 8, 6, 6, 5, 5]
 
 
-def test_the_extremes_are_exact_where_floats_cannot_tell_values_apart():
-    big = Fraction(10**20)
-    values = [big, big + 1, Fraction(1, 3), big - 1, Fraction(1, 3) - Fraction(1, 10**30)]
-    least, most = extremes(values, [float(value) for value in values])
-    assert (
-        (least, most)
-        == (min(values), max(values))
-        == (Fraction(1, 3) - Fraction(1, 10**30), big + 1)
+def test_running_totals_keep_the_least_and_greatest_exactly_round_after_round():
+    sheet = play(
+        "dutch",
+        "A B C",
+        rnd({"A": 40, "B": 70, "C": 5}),
+        rnd({"A": 40, "B": 35, "C": 5}),  # B reaches 105: out
+        rnd({"A": 10, "C": 5}),
     )
+    whole = running_totals(sheet)
+    totals = [t for r in sheet.rounds for t in r.totals.values()]
+    assert (whole.least, whole.most) == (0, max(totals)) == (0, 105)
+    assert isinstance(whole.most, Fraction)
+    assert whole.rows == ((40.0, 70.0, 5.0), (80.0, 105.0, 10.0), (90.0, None, 15.0))
+    # Kept with a stored sheet and followed on as rounds are saved, one or more at a time.
+    stepped = RunningTotals(("A", "B", "C")).after(sheet.rounds[:1]).after(sheet.rounds[1:])
+    assert stepped == whole
 
 
 def test_a_coordinate_is_rounded_as_round_rounds_it():

@@ -84,6 +84,50 @@ def test_the_sheet_and_the_read_only_view_draw_the_running_totals(client):
     assert "<script" not in edit and "style=" not in edit
 
 
+def shown_rounds(page: str) -> dict[int, str]:
+    """Each round the history lists, with who dealt it."""
+    found = re.findall(r'id="round-(\d+)".*?dealt by ([^<]+)<', page, re.S)
+    return {int(number): dealer.strip() for number, dealer in found}
+
+
+def assert_sheet_shows(client, game: Game, page: str) -> None:
+    """The history lists the newest 30 rounds, each with who dealt it, and the chart draws
+    every running total of every round where its value puts it, as worked out afresh from
+    the stored rounds."""
+    game = Game.objects.get(pk=game.pk)
+    sheet = engine.score_game(game.as_entry())
+    deals = engine.deals(sheet, game.first_dealer)
+    count = len(sheet.rounds)
+    expected = {n: deals[n - 1][0] for n in range(max(count - 29, 1), count + 1)}
+    assert shown_rounds(page) == expected
+    lines = polylines(chart_of(page))
+    pairs = []
+    for player, points in zip(sheet.players, lines, strict=True):
+        totals = [Fraction(0)] + [r.totals[player] for r in sheet.rounds if player in r.scores]
+        assert len(points) == len(totals)
+        pairs += [(float(t), y) for t, (_, y) in zip(totals, points, strict=True)]
+    (t0, y0), (t1, y1) = min(pairs), max(pairs)
+    for total, y in pairs:  # the height falls as the total grows, in proportion
+        assert abs(y - (y0 + (total - t0) * (y1 - y0) / (t1 - t0))) <= 0.11
+
+
+def test_a_long_games_sheet_lists_its_newest_rounds_with_their_deals_and_charts_them_all(client):
+    game = make_game("tamalou", ("Léa", "Marc", "Nina", "Omar"))
+    for number in range(1, 35):
+        totals = [(number * 7 + seat * 5) % 23 for seat in range(4)]
+        assert save(client, game, number, totals, caller="Léa").status_code == 302
+    assert_sheet_shows(client, game, client.get(f"/g/{game.edit_key}/").content.decode())
+    answer = save(client, game, 35, (1, 2, 3, 4), caller="Marc", **HTMX)  # the save's own page
+    assert_sheet_shows(client, game, answer.content.decode())
+    rounds = game.live_rounds()
+    game.replace_round(rounds[33].pk, rounds[33].edits, game.entries([rounds[0]])[0])
+    assert_sheet_shows(client, game, client.get(f"/g/{game.edit_key}/").content.decode())
+    game.delete_round(rounds[34].pk)
+    assert_sheet_shows(client, game, client.get(f"/g/{game.edit_key}/").content.decode())
+    assert save(client, game, 35, (9, 0, 9, 9), caller="Marc").status_code == 302
+    assert_sheet_shows(client, game, client.get(f"/g/{game.edit_key}/").content.decode())
+
+
 def test_no_chart_before_the_first_round(client):
     game = make_game()
     assert 'class="chart"' not in client.get(f"/g/{game.edit_key}/").content.decode()

@@ -30,7 +30,7 @@ from fractions import Fraction
 from functools import cached_property
 from itertools import pairwise
 
-from scoring.referee.engine import ScoreSheet
+from scoring.referee.engine import RunningTotals, ScoreSheet, running_totals
 from scoring.referee.notes import Note
 from scoring.referee.variants.base import Landmark
 
@@ -79,7 +79,7 @@ class Series:
 
     player: str
     seat: int  # his colour and marker shape
-    totals: tuple[Fraction, ...]
+    totals: tuple[float, ...]
     points: str  # "x,y x,y …" for the polyline
     shape: str  # SVG path of his marker
 
@@ -189,26 +189,6 @@ def coordinate(value: float) -> str:
     """A coordinate to a tenth, without trailing zeros: ``12``, ``12.5``, ``-3.2``."""
     text = f"{value:.1f}".rstrip("0").rstrip(".")  # rounded as round(value, 1) rounds
     return "0" if text == "-0" else text
-
-
-def running_totals(sheet: ScoreSheet) -> dict[str, list[Fraction]]:
-    """Each player's running total after round 0, 1, … for as long as he plays."""
-    series = {player: [Fraction(0)] for player in sheet.players}
-    for result in sheet.rounds:
-        for player in result.scores:
-            series[player].append(result.totals[player])
-    return series
-
-
-def extremes(values: Sequence[Fraction], floats: Sequence[float]) -> tuple[Fraction, Fraction]:
-    """The least and the greatest of ``values``, found by their ``floats`` (a long game's
-    chart has thousands of totals, and comparing fractions took most of drawing it), and
-    exact: a float never orders two values the wrong way round, so the least value is one
-    of those with the least float."""
-    low, high = min(floats), max(floats)
-    least = min(value for value, at in zip(values, floats, strict=True) if at == low)
-    most = max(value for value, at in zip(values, floats, strict=True) if at == high)
-    return least, most
 
 
 def label_width(text: str) -> float:
@@ -321,17 +301,21 @@ def in_the_way(
 
 
 def score_chart(
-    sheet: ScoreSheet, landmarks: Sequence[Landmark] = (), say: Callable[[Note], str] = str
+    sheet: ScoreSheet,
+    landmarks: Sequence[Landmark] = (),
+    say: Callable[[Note], str] = str,
+    totals: RunningTotals | None = None,
 ) -> Chart:
     """The chart of a score sheet, with the variant's ``landmarks`` drawn across it, each
-    labelled as ``say`` puts its note (in the page's language)."""
-    totals = running_totals(sheet)
-    heights = {player: [float(total) for total in line] for player, line in totals.items()}
-    values = [value for line in totals.values() for value in line]
-    values += [landmark.total for landmark in landmarks]
-    floats = [at for line in heights.values() for at in line]
-    floats += [float(landmark.total) for landmark in landmarks]
-    least, most = extremes(values, floats)
+    labelled as ``say`` puts its note (in the page's language). Its running ``totals`` are
+    worked out from its rounds unless given (a stored sheet keeps them)."""
+    totals = totals or running_totals(sheet)
+    heights = {
+        player: [0.0] + [row[seat] for row in totals.rows if row[seat] is not None]
+        for seat, player in enumerate(sheet.players)
+    }
+    least = min([totals.least, *(landmark.total for landmark in landmarks)])
+    most = max([totals.most, *(landmark.total for landmark in landmarks)])
     step = nice_step(most - least)
     low = math.floor(least / step) * step
     high = math.ceil(most / step) * step
@@ -340,12 +324,12 @@ def score_chart(
     scale = Scale(Fraction(low), Fraction(high), len(sheet.rounds))
     xs = [scale.x(n) for n in range(scale.rounds + 1)]
     across = [coordinate(x) for x in xs]  # each round's x, once
-    curves = {p: [(xs[n], scale.y(total)) for n, total in enumerate(heights[p])] for p in totals}
+    curves = {p: [(xs[n], scale.y(total)) for n, total in enumerate(heights[p])] for p in heights}
     series = [
         Series(
             player=player,
             seat=seat,
-            totals=tuple(totals[player]),
+            totals=tuple(heights[player]),
             points=" ".join(
                 f"{across[n]},{coordinate(y)}" for n, (_, y) in enumerate(curves[player])
             ),

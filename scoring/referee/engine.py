@@ -659,6 +659,36 @@ class Progress:
     losers: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class RunningTotals:
+    """Each player's running total after each round, as a chart draws it (a float: exact for
+    any total a hand can make, to far below a tenth of a point), with the least and the
+    greatest of them exactly (0 before the first round). A stored sheet keeps them, so that
+    its chart reads them and not every round's result."""
+
+    players: tuple[str, ...]
+    rows: tuple[
+        tuple[float | None, ...], ...
+    ] = ()  # round by round, in seat order; None: not in it
+    least: Fraction = ZERO
+    most: Fraction = ZERO
+
+    def after(self, results: Sequence[RoundResult]) -> RunningTotals:
+        """These running totals followed by those of ``results``."""
+        rows, least, most = list(self.rows), self.least, self.most
+        for result in results:
+            played = [result.totals[p] for p in self.players if p in result.scores]
+            rows.append(
+                tuple(float(result.totals[p]) if p in result.scores else None for p in self.players)
+            )
+            least, most = min([least, *played]), max([most, *played])
+        return replace(self, rows=tuple(rows), least=least, most=most)
+
+
+def running_totals(sheet: ScoreSheet) -> RunningTotals:
+    return RunningTotals(sheet.players).after(sheet.rounds)
+
+
 def why_over(variant: HouseRules, after: Progress) -> tuple[str, dict]:
     """Why a game is over, for the refusal of a round after its end (a correction that would
     leave a round after it): the text and what it says."""

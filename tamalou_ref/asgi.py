@@ -10,7 +10,6 @@ keeps its database connection for the next request (``CONN_MAX_AGE``).
 
 from __future__ import annotations
 
-import gc
 import os
 
 from a2wsgi import WSGIMiddleware
@@ -21,7 +20,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tamalou_ref.settings")
 django_application = get_wsgi_application()  # sets Django up: the models can be imported now
 
 from django.conf import settings  # noqa: E402
-from django.urls import get_resolver  # noqa: E402
 
 from scoring.guards.bodies import limit_bodies  # noqa: E402
 from scoring.live.stream import with_streams  # noqa: E402
@@ -30,10 +28,3 @@ from scoring.live.stream import with_streams  # noqa: E402
 # reads no body, and sees its phone go by what the server says next: it stays outside the limit.
 pages = WSGIMiddleware(django_application, workers=settings.REQUEST_THREADS)
 application = with_streams(limit_bodies(pages))
-
-# What is loaded now (Django, the views, every module the URLs import) stays for the life of
-# the process: kept out of the garbage collector's full passes, which otherwise walk it all
-# again and again. A save unpickling a 500-round game's results made the passes that turned
-# its CPU from ×2 to ×3.35 a 30-round one's (`make bench`'s long games).
-get_resolver().url_patterns
-gc.freeze()

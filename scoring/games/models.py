@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 
 from django.db import DatabaseError, models, transaction
@@ -735,7 +735,7 @@ class StoredRounds(Sequence):
         self, data: bytes, count: int, last, rescore=None, running: bytes = b"", recent: bytes = b""
     ) -> None:
         self.data, self.count, self.last, self.rescore = data, count, last, rescore
-        self.running, self.recent = running, recent
+        self.running_data, self.recent_data = running, recent
         self.results: list[engine.RoundResult] | None = None
 
     def __len__(self) -> int:
@@ -755,15 +755,22 @@ class StoredRounds(Sequence):
     def __repr__(self) -> str:
         return f"StoredRounds({self.count} rounds)"
 
+    @cached_property
     def running_totals(self) -> engine.RunningTotals | None:
         """The running totals kept with the rounds, read without them; None if none were
         kept (a sheet stored by older code)."""
-        return kept_running_totals(self.running, self.count)
+        return kept_running_totals(self.running_data, self.count)
+
+    @cached_property
+    def recent(self) -> list[tuple[engine.RoundResult, tuple[str, str]]] | None:
+        """The newest rounds kept with their deals, read without the others; None if none
+        were kept."""
+        return kept_recent(self.recent_data, self.count)
 
     def since(self, first: int) -> list[tuple[engine.RoundResult, tuple[str, str]]] | None:
         """Rounds ``first + 1`` to the last with their deals, read without the others, when
         they are among the newest kept (``RECENT_ROUNDS``); None otherwise."""
-        recent = kept_recent(self.recent, self.count)
+        recent = self.recent
         if recent is None or first < self.count - len(recent):
             return None
         return recent[len(recent) - (self.count - first) :]

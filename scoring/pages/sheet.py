@@ -158,7 +158,7 @@ def standings(game: Game, sheet: engine.ScoreSheet) -> list[dict]:
 
 def kept_totals(sheet: engine.ScoreSheet) -> engine.RunningTotals | None:
     """The running totals a stored sheet keeps; None for any other."""
-    return sheet.rounds.running_totals() if isinstance(sheet.rounds, StoredRounds) else None
+    return sheet.rounds.running_totals if isinstance(sheet.rounds, StoredRounds) else None
 
 
 def kept_since(sheet: engine.ScoreSheet, first: int) -> list | None:

@@ -285,8 +285,10 @@ def save_round(request: HtmxHttpRequest, key: str) -> HttpResponse:
     cleared_undo = request.session.pop("undo", None) is not None
     finished = game.stored_summary().finished
     if request.htmx:
+        # First the live part the other phones of the table ask for as soon as they are told
+        # of the save, then this phone's answer.
+        live_html(request, game, "edit")
         response = render(request, form.saved_partial, saved_context(request, game, cleared_undo))
-        live_html(request, game, "edit")  # for the other phones of the table
         return reswap(response, f"outerHTML show:{form.shown_after_save(finished)}:top")
     return redirect(reverse("edit", args=[key]) + form.anchor_after_save(finished))
 

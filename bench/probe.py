@@ -418,6 +418,13 @@ def make_games(env: dict) -> dict:
     }
 
 
+def machine_busy() -> tuple[float, float]:
+    """(busy, all) CPU seconds of the whole machine so far, every core (/proc/stat)."""
+    fields = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields) - idle) / os.sysconf("SC_CLK_TCK"), sum(fields) / os.sysconf("SC_CLK_TCK")
+
+
 class Watch:
     """The server's workers and their memory, sampled every half second while a phase runs."""
 
@@ -427,6 +434,7 @@ class Watch:
         self.rss = resident_mb(list(self.workers))
         self.peak = self.rss
         self.cpu = cpu_seconds(process_tree(master))
+        self.machine = machine_busy()
         self.started = time.monotonic()
         self.done = threading.Event()
         self.thread = threading.Thread(target=self.sample, daemon=True)
@@ -440,7 +448,9 @@ class Watch:
         self.done.set()
         self.thread.join()
         after = children_of(self.master)
+        busy, every = (now - then for now, then in zip(machine_busy(), self.machine, strict=True))
         return {
+            "machine": busy / every * (os.cpu_count() or 1),
             "workers": (len(self.workers), len(after)),
             "killed": len(self.workers - after),
             "rss": (self.rss, self.peak, resident_mb(list(after))),
@@ -526,6 +536,10 @@ def show(label: str, quiet: dict, rows: list[dict], fuzzed_row: dict, seconds: f
         f" {'workers MB before/peak/after':>29} {'server':>7} {'attacker':>9} {'load':>5}"
         "  answers to the attacker"
     )
+    print(
+        f"  (CPU in % of one core, {os.cpu_count()} here; machine: every process, the server's,"
+        " the attacker's, the phone's, the database's and any other)"
+    )
     good = True
     for row in [quiet, *rows]:
         over = judge(quiet, row) if row is not quiet else []
@@ -538,7 +552,8 @@ def show(label: str, quiet: dict, rows: list[dict], fuzzed_row: dict, seconds: f
             f" {row.get('ratio', 1):6.2f} {server_errors(row.get('statuses', {})):>4}"
             f" {row['workers'][0]:>3} → {row['workers'][1]:<2}"
             f" {before:>9.0f} / {peak:>5.0f} / {after:>5.0f}"
-            f" {row['server cpu'] * 100:>5.0f} % {attacker:>9} {row['load'][0]:>5.2f}  {statuses}"
+            f" {row['server cpu'] * 100:>5.0f} % {attacker:>9} {row['machine'] * 100:>6.0f} %"
+            f" {row['load'][0]:>5.2f}  {statuses}"
         )
         kinds = ", ".join(f"{k} {v:.1f}" for k, v in row["p95"].items() if k != "all")
         print(f"  {'':<10} by kind: {kinds} ({row['requests']} requests)")

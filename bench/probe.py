@@ -108,8 +108,9 @@ def p95(times: dict[str, list[float]]) -> dict[str, float]:
 
 
 class Attacker:
-    def __init__(self, host: str, port: int, keys: dict, seconds: float) -> None:
+    def __init__(self, host: str, port: int, keys: dict, seconds: float, rate: float = 0.0) -> None:
         self.host, self.port, self.keys, self.seconds = host, port, keys, seconds
+        self.rate = rate  # requests a second per client in the loops (0: as fast as it can)
         self.statuses: Counter = Counter()  # what the server answered, "-" for nothing
         self.samples: list[str] = []  # requests answered 5xx (not 503), for the report
         self.end = 0.0
@@ -148,6 +149,14 @@ class Attacker:
         if status.startswith("5") and status != "503" and len(self.samples) < 8:
             self.samples.append(f"{status}: {request[:200]!r}")
         return status
+
+    async def paced(self, n: int, request: bytes, timeout: float = 30) -> None:
+        """``exchange``, then a pause that holds the client to ``rate`` requests a second (as
+        a proxy's limit per address, nginx's ``limit_req``, would delay it)."""
+        started = time.monotonic()
+        await self.exchange(n, request, timeout)
+        if self.rate:
+            await asyncio.sleep(max(0.0, 1 / self.rate - (time.monotonic() - started)))
 
     def head(self, method: str, path: str, headers: str = "") -> bytes:
         return (
@@ -200,7 +209,7 @@ class Attacker:
         many = b"".join(b"X-%d: a\r\n" % i for i in range(100_000)) + b"\r\n"
         start = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         while self.running():
-            await self.exchange(n, start + (big if n % 2 else many), timeout=10)
+            await self.paced(n, start + (big if n % 2 else many), timeout=10)
 
     # (d) cheap to send, costly to answer
     async def amplify(self, n: int) -> None:
@@ -223,15 +232,15 @@ class Attacker:
             f"/g/{edit}/rounds/?open=" + "9" * 4000,
         ]
         while self.running():
-            await self.exchange(n, post + body)
-            await self.exchange(n, self.head("GET", random.choice(gets)))
+            await self.paced(n, post + body)
+            await self.paced(n, self.head("GET", random.choice(gets)))
 
     # (e) a heavy game's file and CSV, again and again
     async def export(self, n: int) -> None:
         heavy = self.keys["heavy"]
         while self.running():
             for path in (f"/g/{heavy}/export/", f"/g/{heavy}/sheet.csv"):
-                await self.exchange(n, self.head("GET", path, "Accept-Encoding: gzip\r\n"))
+                await self.paced(n, self.head("GET", path, "Accept-Encoding: gzip\r\n"))
 
     # (f) live streams, each held 2-8 s, then opened again
     async def streams(self, n: int) -> None:
@@ -375,8 +384,8 @@ def fuzzed(rng: random.Random, keys: dict) -> bytes:
     )
 
 
-def attack_process(host, port, keys, seconds, attack, clients, results) -> None:
-    attacker = Attacker(host, port, keys, seconds)
+def attack_process(host, port, keys, seconds, attack, clients, rate, results) -> None:
+    attacker = Attacker(host, port, keys, seconds, rate)
     if attack == "fuzz":
         asyncio.run(attacker.fuzz(clients))
     else:
@@ -459,7 +468,9 @@ class Watch:
         }
 
 
-def phase(base: str, master: int, key: str, keys: dict, attack: str | None, seconds: float):
+def phase(
+    base: str, master: int, key: str, keys: dict, attack: str | None, seconds: float, rate: float
+):
     host, port = base.removeprefix("http://").split(":")
     watch = Watch(master)
     attacker, results = None, None
@@ -469,7 +480,7 @@ def phase(base: str, master: int, key: str, keys: dict, attack: str | None, seco
         clients = CLIENTS[attack]
         attacker = context.Process(
             target=attack_process,
-            args=(host, int(port), keys, seconds + 3, attack, clients, results),
+            args=(host, int(port), keys, seconds + 3, attack, clients, rate, results),
         )
         attacker.start()
         time.sleep(3)  # the attack is under way before the phone starts
@@ -493,7 +504,7 @@ def fuzz(base: str, master: int, keys: dict, count: int) -> dict:
     results = context.Queue()
     started = time.monotonic()
     process = context.Process(
-        target=attack_process, args=(host, int(port), keys, 0, "fuzz", count, results)
+        target=attack_process, args=(host, int(port), keys, 0, "fuzz", count, 0, results)
     )
     process.start()
     got = results.get(timeout=900)
@@ -529,8 +540,12 @@ def judge(quiet: dict, row: dict) -> list[str]:
     return over
 
 
-def show(label: str, quiet: dict, rows: list[dict], fuzzed_row: dict, seconds: float) -> bool:
+def show(
+    label: str, quiet: dict, rows: list[dict], fuzzed_row: dict, seconds: float, rate: float
+) -> bool:
     print(f"\n{label}: the phone's p95 (ms) quiet and under each attack, {seconds:.0f} s each")
+    if rate:
+        print(f"  (each client of heads, amplify and export held to {rate:g} requests a second)")
     print(
         f"  {'attack':<10} {'quiet':>6} {'attack':>7} {'ratio':>6} {'5xx':>4} {'workers':>8}"
         f" {'workers MB before/peak/after':>29} {'server':>7} {'attacker':>9} {'load':>5}"
@@ -582,6 +597,13 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=15.0, help="each phase's length")
     parser.add_argument("--attacks", default=",".join(ATTACKS))
     parser.add_argument("--fuzz", type=int, default=3000, help="the fuzz's requests")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        help="hold each client of the looping attacks (heads, amplify, export) to this many"
+        " requests a second, as a proxy limiting each address would (default: no limit)",
+    )
     args = parser.parse_args()
     label = "PostgreSQL" if args.postgres else "SQLite"
     with (
@@ -595,13 +617,15 @@ def main() -> int:
         with served(env, log) as (base, master):
             print(f"{label}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}", flush=True)
             phones = iter(keys["phones"])
-            quiet = phase(base, master, next(phones), keys, None, args.seconds)
+            quiet = phase(base, master, next(phones), keys, None, args.seconds, args.rate)
             rows = []
             for attack in args.attacks.split(","):
-                rows.append(phase(base, master, next(phones), keys, attack, args.seconds))
+                rows.append(
+                    phase(base, master, next(phones), keys, attack, args.seconds, args.rate)
+                )
                 print(f"  {attack} done, load {os.getloadavg()[0]:.2f}", flush=True)
             fuzzed_row = fuzz(base, master, keys, args.fuzz)
-        good = show(label, quiet, rows, fuzzed_row, args.seconds)
+        good = show(label, quiet, rows, fuzzed_row, args.seconds, args.rate)
         tracebacks = log.read_text(errors="replace").count("Traceback")
         print(f"  the server's error log: {tracebacks} tracebacks")
     print("within budget" if good else "OVER BUDGET")

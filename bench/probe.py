@@ -548,7 +548,8 @@ def show(
         print(f"  (each client of heads, amplify and export held to {rate:g} requests a second)")
     print(
         f"  {'attack':<10} {'quiet':>6} {'attack':>7} {'ratio':>6} {'5xx':>4} {'workers':>8}"
-        f" {'workers MB before/peak/after':>29} {'server':>7} {'attacker':>9} {'load':>5}"
+        f" {'workers MB before/peak/after':>29} {'server':>7} {'attacker':>9} {'machine':>8}"
+        f" {'load':>5}"
         "  answers to the attacker"
     )
     print(

@@ -76,6 +76,7 @@ def play(base: str, key: str, seconds: float, seed: int) -> dict:
             sheet = phone.open_sheet()
             if sheet.status != 200:
                 errors[f"sheet {sheet.status}"] += 1
+                time.sleep(0.1)
                 continue
             times["sheet"].append(sheet.seconds)
             totals = [str(rng.randint(0, 9)) for _ in PLAYERS]

@@ -6,7 +6,7 @@ PORT ?= 8000
 
 MO := locale/fr/LC_MESSAGES/django.mo
 
-.PHONY: install run serve test lint format bench load live browsers messages gettext mutate js
+.PHONY: install run serve test lint format bench load probe live browsers messages gettext mutate js
 
 # A virtualenv with the locked dependencies (reinstalled when the lock changes), the compiled
 # French catalogue, then migrations.
@@ -117,6 +117,22 @@ load: install
 		echo "PostgreSQL is required but does not answer at $(POSTGRES_URL)" >&2; exit 1; \
 	else \
 		echo "No PostgreSQL at $(POSTGRES_URL): the load ran on SQLite only."; \
+	fi
+
+# Issue #34's check, measured (minutes; not part of `make test`): a phone plays a game against
+# `make serve`'s server, alone, then under each attack in turn (slowloris, stalled bodies,
+# oversized heads, costly posts, a heavy game's exports, hundreds of live streams), then a fuzz
+# of malformed requests. Fails unless the phone's p95 stays within 2x its quiet p95, no answer
+# is a 5xx but a deliberate 503, and no worker dies. On a SQLite file of its own, then on a
+# fresh database (created and dropped) of the PostgreSQL server at POSTGRES_URL when one answers.
+probe: install
+	$(BIN)/python bench/probe.py
+	@if $(BIN)/python scripts/postgres_available.py "$(POSTGRES_URL)"; then \
+		$(BIN)/python bench/probe.py --postgres "$(POSTGRES_URL)"; \
+	elif [ -n "$(REQUIRE_POSTGRES)" ]; then \
+		echo "PostgreSQL is required but does not answer at $(POSTGRES_URL)" >&2; exit 1; \
+	else \
+		echo "No PostgreSQL at $(POSTGRES_URL): the probe ran on SQLite only."; \
 	fi
 
 # The live push, measured (minutes; not part of `make test`): the delay from a save's answer to

@@ -22,7 +22,11 @@ django_application = get_wsgi_application()  # sets Django up: the models can be
 from django.conf import settings  # noqa: E402
 
 from scoring.guards.bodies import limit_bodies  # noqa: E402
+from scoring.guards.encoding import Request  # noqa: E402
 from scoring.live.stream import with_streams  # noqa: E402
+
+# A charset in a request's Content-Type leaves its query string unread (scoring/guards/encoding.py).
+django_application.request_class = Request
 
 # No request body past MAX_REQUEST_BYTES reaches Django (scoring/guards/bodies.py). A stream
 # reads no body, and sees its phone go by what the server says next: it stays outside the limit.

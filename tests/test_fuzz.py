@@ -790,3 +790,33 @@ def test_the_plain_device_cookie_of_an_earlier_version_lists_nothing():
     client.cookies["tamalou_games"] = f"{game.edit_key}.{game.edit_key}"
     assert game.edit_key not in client.get("/").content.decode()
     assert game.edit_key not in client.get("/stats/").content.decode()
+
+
+@pytest.mark.parametrize("served", ["tamalou_ref.asgi", "tamalou_ref.wsgi"])
+def test_a_charset_with_a_query_of_too_many_fields_is_a_400_not_a_crash(served):
+    """`make probe`'s fuzz: a post naming a charset, to an address whose query has more fields
+    than DATA_UPLOAD_MAX_NUMBER_FIELDS, raised as Django made the request, out of every
+    middleware: the server answered 500 with a traceback in its log. Now the app's 400 page."""
+    import importlib
+    import io
+
+    handler = importlib.import_module(served)
+    handler = getattr(handler, "django_application", None) or handler.application
+    body = b"number=1"
+    environ = {
+        "REQUEST_METHOD": "POST",
+        "PATH_INFO": "/rules/",
+        "QUERY_STRING": "x=1&" * (django_settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 1),
+        "CONTENT_TYPE": "application/x-www-form-urlencoded; charset=latin-1",
+        "CONTENT_LENGTH": str(len(body)),
+        "SERVER_NAME": "testserver",
+        "SERVER_PORT": "80",
+        "REMOTE_ADDR": "127.0.0.1",
+        "wsgi.input": io.BytesIO(body),
+        "wsgi.url_scheme": "http",
+        "wsgi.errors": io.StringIO(),
+    }
+    started = []
+    page = b"".join(handler(environ, lambda status, headers: started.append(status)))
+    assert started[0].startswith("400 "), started
+    assert b"<html" in page  # the app's own page

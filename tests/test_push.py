@@ -378,3 +378,38 @@ def test_two_phones_the_viewer_sees_a_save_pushed_and_catches_up_after_hiding(
         assert viewer.evaluate("window.notReloaded") is True and lives == [200, 200]
         viewer.context.close()
         page.context.close()
+
+
+def test_the_live_sides_threads_keep_their_connections_from_one_stream_to_the_next(monkeypatch):
+    """A stream opened reads the database twice, on the live side's few threads. Each of them
+    keeps its connection as a request's thread does (CONN_MAX_AGE): closed after every read,
+    each stream opened made two connections, and on PostgreSQL a backend started and ended for
+    each (`make probe`: 300 streams held 2-8 s each, and the phone's saves waited)."""
+    import threading
+
+    from django.db import connections
+
+    monkeypatch.setattr(push, "DATABASE", ThreadPoolExecutor(push.DATABASE_THREADS))
+    used = []  # the connections themselves: kept alive here, so none is mistaken for another
+
+    def read():
+        assert Game.objects.count() == 0
+        used.append(connections["default"].connection)
+
+    async def open_streams():
+        for _ in range(20):
+            await push.read_database(read)
+
+    try:
+        off_the_loop(lambda: asyncio.run(open_streams()))
+    finally:  # each thread closes what it kept: the test database is dropped at the end
+        everyone = threading.Barrier(push.DATABASE_THREADS)
+
+        def close():
+            connections.close_all()
+            everyone.wait(10)
+
+        for done in [push.DATABASE.submit(close) for _ in range(push.DATABASE_THREADS)]:
+            done.result()
+        push.DATABASE.shutdown()
+    assert len({id(kept) for kept in used}) <= push.DATABASE_THREADS

@@ -14,6 +14,7 @@ import codecs
 
 from django.conf import settings
 from django.core.exceptions import BadRequest, RequestDataTooBig
+from django.core.handlers.wsgi import WSGIRequest
 
 from scoring.guards.bodies import too_large
 from scoring.guards.errors import bad_request
@@ -39,3 +40,23 @@ class Utf8Bodies:
             if name != "utf-8":
                 return bad_request(request, BadRequest("Request bodies must be UTF-8 encoded."))
         return self.get_response(request)
+
+
+class Request(WSGIRequest):
+    """Django's request, except that a charset named by the Content-Type does not parse the
+    query string as the request is made. Django's ``encoding`` setter asks ``hasattr(self,
+    "GET")``, which reads the query string: one of more than DATA_UPLOAD_MAX_NUMBER_FIELDS
+    fields raised TooManyFieldsSent before any middleware ran, and the server answered 500
+    (`make probe`'s fuzz: a post with ``charset=latin-1`` to ``/rules/?x=1&x=1&…``). Here the
+    query is parsed when it is read, in the view, where the same error is Django's 400, and
+    ``Utf8Bodies`` refuses the charset (400) before that."""
+
+    @property
+    def encoding(self):
+        return self._encoding
+
+    @encoding.setter
+    def encoding(self, value) -> None:
+        self._encoding = value
+        self.__dict__.pop("GET", None)  # read again in that charset, if it was read at all
+        self.__dict__.pop("_post", None)

@@ -4,8 +4,9 @@ Served on the event loop, beside Django rather than through it (``with_streams``
 ASGI application): Django runs each request's synchronous middleware in a thread of the
 request's own, which a stream would hold, with a database connection, for as long as the
 phone follows the game (PostgreSQL admits 100 connections). Here a stream costs no thread
-and no connection: it reads the database twice, on a few shared threads (whose connections are
-kept as a request thread's are). It says the phone's language (its cookie, else the phone's) as Django would.
+and no connection: it reads the database twice, on a few shared threads (whose connections
+are kept as a request thread's are). It says the phone's language (its cookie, else the
+phone's) as Django would.
 """
 
 from __future__ import annotations

@@ -470,7 +470,14 @@ class Watch:
 
 
 def phase(
-    base: str, master: int, key: str, keys: dict, attack: str | None, seconds: float, rate: float
+    base: str,
+    master: int,
+    key: str,
+    keys: dict,
+    attack: str | None,
+    seconds: float,
+    rate: float,
+    clients: dict | None = None,
 ):
     host, port = base.removeprefix("http://").split(":")
     watch = Watch(master)
@@ -478,10 +485,9 @@ def phase(
     if attack:
         context = multiprocessing.get_context("fork")
         results = context.Queue()
-        clients = CLIENTS[attack]
         attacker = context.Process(
             target=attack_process,
-            args=(host, int(port), keys, seconds + 3, attack, clients, rate, results),
+            args=(host, int(port), keys, seconds + 3, attack, clients[attack], rate, results),
         )
         attacker.start()
         time.sleep(3)  # the attack is under way before the phone starts
@@ -606,7 +612,17 @@ def main() -> int:
         help="hold each client of the looping attacks (heads, amplify, export) to this many"
         " requests a second, as a proxy limiting each address would (default: no limit)",
     )
+    parser.add_argument(
+        "--clients",
+        type=int,
+        default=0,
+        help="the clients of each looping attack (heads, amplify, export); default: "
+        + ", ".join(f"{attack} {CLIENTS[attack]}" for attack in ("heads", "amplify", "export")),
+    )
     args = parser.parse_args()
+    clients = CLIENTS | (
+        {attack: args.clients for attack in ("heads", "amplify", "export")} if args.clients else {}
+    )
     label = "PostgreSQL" if args.postgres else "SQLite"
     with (
         tempfile.TemporaryDirectory(prefix="tamalou-probe-") as work,
@@ -619,11 +635,13 @@ def main() -> int:
         with served(env, log) as (base, master):
             print(f"{label}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}", flush=True)
             phones = iter(keys["phones"])
-            quiet = phase(base, master, next(phones), keys, None, args.seconds, args.rate)
+            quiet = phase(base, master, next(phones), keys, None, args.seconds, args.rate, clients)
             rows = []
             for attack in args.attacks.split(","):
                 rows.append(
-                    phase(base, master, next(phones), keys, attack, args.seconds, args.rate)
+                    phase(
+                        base, master, next(phones), keys, attack, args.seconds, args.rate, clients
+                    )
                 )
                 print(f"  {attack} done, load {os.getloadavg()[0]:.2f}", flush=True)
             fuzzed_row = fuzz(base, master, keys, args.fuzz)

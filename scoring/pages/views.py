@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.cache import cache
+from django.db import transaction
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -274,7 +275,14 @@ def save_round(request: HtmxHttpRequest, key: str) -> HttpResponse:
         context = sheet_context(request, game, form.quiet())
         return render(request, form.form_partial if request.htmx else form.page, context)
     try:
-        saved = form.save()
+        # The other phones of the table are told of the round as its transaction commits, and
+        # ask for the live part at once: it is drawn first, for them all. (Drawn after, each
+        # phone that asked before it was drawn drew it too: `bench/run.py --profile` saw the
+        # live part drawn in 10 % of an evening's samples.)
+        with transaction.atomic():
+            saved = form.save()
+            if saved:
+                live_html(request, game, "edit")
     except Conflict:
         return conflict_page(request, game, form)
     if not saved:
@@ -285,9 +293,6 @@ def save_round(request: HtmxHttpRequest, key: str) -> HttpResponse:
     cleared_undo = request.session.pop("undo", None) is not None
     finished = game.stored_summary().finished
     if request.htmx:
-        # First the live part the other phones of the table ask for as soon as they are told
-        # of the save, then this phone's answer.
-        live_html(request, game, "edit")
         response = render(request, form.saved_partial, saved_context(request, game, cleared_undo))
         return reswap(response, f"outerHTML show:{form.shown_after_save(finished)}:top")
     return redirect(reverse("edit", args=[key]) + form.anchor_after_save(finished))

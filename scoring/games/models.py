@@ -212,7 +212,9 @@ class Game(models.Model):
         if "_live_rounds" in self.__dict__:
             return len(self._live_rounds)
         if "_live_count" not in self.__dict__:
-            self._live_count = self.rounds.live().count()
+            # Counted by the query that listed the game, when it did (``with_round_counts``).
+            counted = self.__dict__.get("round_count")
+            self._live_count = self.rounds.live().count() if counted is None else counted
         return self._live_count
 
     def rounds_between(self, first: int, last: int) -> list[Round]:

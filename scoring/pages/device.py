@@ -106,8 +106,7 @@ def followed_summaries(request: HttpRequest) -> list[dict]:
 def summaries_of(games) -> list[dict]:
     summaries = []
     for game in with_round_counts(games):
-        game._live_count = game.round_count  # counted in this query, not once a game
-        summary = game.stored_summary(game.round_count)
+        summary = game.stored_summary()
         leader = min(summary.in_game or summary.players, key=lambda p: summary.totals[p])
         summaries.append(
             {
@@ -123,20 +122,19 @@ def summaries_of(games) -> list[dict]:
 
 
 def with_round_counts(games):
-    """Games with the count of their live rounds (``round_count``), in the same query: how a
-    stored summary is known to be the game's own."""
+    """Games with the count of their live rounds (``round_count``, which ``Game.live_count``
+    reads), in the same query: how a stored summary is known to be the game's own, without a
+    query a game."""
     return games.annotate(round_count=Count("rounds", filter=Q(rounds__deleted_at__isnull=True)))
 
 
 def game_records(request: HttpRequest) -> list[story.GameRecord]:
     """The scored games of this device (a match sheet has no points nor calls to count)."""
     games = Game.objects.filter(edit_key__in=device_games(request)).exclude(variant=Tambouille.key)
-    records = []
-    for game in with_round_counts(games):
-        game._live_count = game.round_count  # counted in this query, not once a game
-        summary = game.stored_summary(game.round_count)
-        records.append(story.GameRecord(game.variant, summary, game.created_at, game))
-    return records
+    return [
+        story.GameRecord(game.variant, game.stored_summary(), game.created_at, game)
+        for game in with_round_counts(games)
+    ]
 
 
 def stats_context(records: list[story.GameRecord]) -> dict:

@@ -219,7 +219,7 @@ def read_summaries(games: list[Game]) -> dict[int, story.GameSummary]:
         read = with_round_counts(Game.objects.filter(pk__in=missing))
         for pk, state, summary, count in read.values_list("pk", "state", "summary", "round_count"):
             game = missing[pk]
-            game.summary, game._live_count = summary, count
+            game.summary, game.round_count = summary, count
             found[pk] = game.stored_summary()
             if state == game.state:  # not changed since it was listed
                 SUMMARIES[game.version] = found[pk]

@@ -730,7 +730,7 @@ class StoredRounds(Sequence):
     """A stored sheet's rounds, unpickled when first read beyond the last one; the running
     totals and the newest rounds kept beside them read on their own. `make bench`'s long
     games measured the sheet of a 500-round game at 4.5 times the CPU of a 30-round one
-    while every read unpickled each round's result, and its save at 2.1–3.4 times while the
+    while every read unpickled each round's result, and its save at 1.95–3.6 times while the
     chart and the history did (budget: twice)."""
 
     def __init__(
@@ -802,10 +802,7 @@ class StoredRounds(Sequence):
 
 def kept_running_totals(data: bytes, count: int) -> engine.RunningTotals | None:
     """The running totals of ``count`` rounds pickled in ``data``; None if they do not read."""
-    try:
-        running = pickle.loads(data)
-    except Exception:  # none kept, or unreadable
-        return None
+    running = unpickled(data)
     readable = isinstance(running, engine.RunningTotals) and len(running.rows) == count
     return running if readable else None
 
@@ -813,13 +810,17 @@ def kept_running_totals(data: bytes, count: int) -> engine.RunningTotals | None:
 def kept_recent(data: bytes, count: int) -> list | None:
     """The newest rounds of ``count`` with their deals, pickled in ``data``; None if they do
     not read."""
+    recent = unpickled(data)
+    readable = isinstance(recent, list) and len(recent) == min(count, RECENT_ROUNDS)
+    return recent if readable else None
+
+
+def unpickled(data: bytes):
+    """What ``data`` holds; None if nothing was kept, or it does not read (older code's)."""
     try:
-        recent = pickle.loads(data)
-    except Exception:  # none kept, or unreadable
+        return pickle.loads(data)
+    except Exception:
         return None
-    if not isinstance(recent, list) or len(recent) != min(count, RECENT_ROUNDS):
-        return None
-    return recent
 
 
 @lru_cache(maxsize=256)

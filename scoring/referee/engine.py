@@ -667,9 +667,8 @@ class RunningTotals:
     its chart reads them and not every round's result."""
 
     players: tuple[str, ...]
-    rows: tuple[
-        tuple[float | None, ...], ...
-    ] = ()  # round by round, in seat order; None: not in it
+    # Round by round, each player's in seat order (None: not in that round).
+    rows: tuple[tuple[float | None, ...], ...] = ()
     least: Fraction = ZERO
     most: Fraction = ZERO
 
@@ -686,6 +685,7 @@ class RunningTotals:
 
 
 def running_totals(sheet: ScoreSheet) -> RunningTotals:
+    """The running totals of every round of ``sheet``."""
     return RunningTotals(sheet.players).after(sheet.rounds)
 
 

@@ -54,6 +54,8 @@ from bench.load import fresh_database, prepare, server_env  # noqa: E402
 from bench.servers import children_of, served  # noqa: E402
 
 KINDS = ("sheet", "save", "live")
+TABLES = 8  # each with a phone that plays
+PAUSE = 2.0  # seconds between a phone's rounds (a real table: a minute or more)
 RATIO = 2.0  # the phone's p95 under attack, at most this many times its quiet p95
 CSRF = "probe" * 6 + "xx"  # 32 characters: a CSRF cookie and token any client may make up
 ATTACKS = ("slowloris", "stalled", "heads", "amplify", "export", "streams")
@@ -62,11 +64,11 @@ ATTACKS = ("slowloris", "stalled", "heads", "amplify", "export", "streams")
 # --- the phone ----------------------------------------------------------------------------------
 
 
-def play(base: str, key: str, seconds: float, seed: int) -> dict:
-    """A phone on game ``key`` for ``seconds``: sheet, save, live part, a tenth of a second's
-    pause, again. Each request's time (s) by kind, and what was not the expected answer."""
+def play(base: str, key: str, seconds: float, seed: int, address: str, pause: float) -> dict:
+    """A phone on game ``key`` for ``seconds``: sheet, save, live part, ``pause`` seconds,
+    again. Each request's time (s) by kind, and what was not the expected answer."""
     host, port = base.removeprefix("http://").split(":")
-    phone = Browser(host, int(port), key)
+    phone = Browser(host, int(port), key, address)
     rng = random.Random(seed)
     times: dict[str, list[float]] = {kind: [] for kind in KINDS}
     errors: Counter = Counter()
@@ -94,8 +96,26 @@ def play(base: str, key: str, seconds: float, seed: int) -> dict:
         except OSError as error:  # no answer: the phone's connection was cut
             errors[type(error).__name__] += 1
             phone.connection = None
-        time.sleep(0.1)
+        time.sleep(pause)
     return {"times": times, "errors": errors}
+
+
+def tables(base: str, keys: list[str], seconds: float, pause: float) -> dict:
+    """A phone at each of several tables (``keys``: their games), each from an address of its
+    own (127.0.1.1, …), all at once: every request's time (s) by kind, and the errors."""
+    found: list[dict] = []
+
+    def phone(n: int, key: str) -> None:
+        time.sleep(pause * n / len(keys))  # the tables' rounds do not end at the same moment
+        found.append(play(base, key, seconds, n, f"127.0.1.{n + 1}", pause))
+
+    phones = [threading.Thread(target=phone, args=(n, key)) for n, key in enumerate(keys)]
+    for phone in phones:
+        phone.start()
+    for phone in phones:
+        phone.join()
+    times = {kind: [t for played in found for t in played["times"][kind]] for kind in KINDS}
+    return {"times": times, "errors": sum((played["errors"] for played in found), Counter())}
 
 
 def p95(times: dict[str, list[float]]) -> dict[str, float]:
@@ -403,7 +423,7 @@ def attack_process(host, port, keys, seconds, attack, clients, rate, results) ->
 # --- the run ------------------------------------------------------------------------------------
 
 
-def make_games(env: dict) -> dict:
+def make_games(env: dict, tables: int) -> dict:
     """The games of the run, made in the database: the phone's (one per phase, fresh), the
     attackers' own, and a heavy one (300 rounds of 8 players' cards) for the exports."""
     os.environ.update(env)
@@ -416,12 +436,16 @@ def make_games(env: dict) -> dict:
     from bench.fixtures import evening_game
     from scoring.games.models import Game
 
-    phones = [Game.objects.create(variant="tamalou", players=PLAYERS) for _ in (*ATTACKS, "")]
+    phones = [
+        [Game.objects.create(variant="tamalou", players=PLAYERS) for _ in range(tables)]
+        for _ in (*ATTACKS, "", "warm-up")
+    ]
     attack = Game.objects.create(variant="tamalou", players=PLAYERS)
     heavy = evening_game(300, seed=34)
     connections.close_all()  # the attackers are forked from this process
     return {
-        "phones": [g.edit_key for g in phones],
+        "phones": [[g.edit_key for g in games] for games in phones[:-1]],
+        "warm-up": [g.edit_key for g in phones[-1]],
         "attack": attack.edit_key,
         "share": attack.share_key,
         "heavy": heavy.edit_key,
@@ -472,12 +496,13 @@ class Watch:
 def phase(
     base: str,
     master: int,
-    key: str,
+    phones: list[str],
     keys: dict,
     attack: str | None,
     seconds: float,
     rate: float,
     clients: dict | None = None,
+    pause: float = PAUSE,
 ):
     host, port = base.removeprefix("http://").split(":")
     watch = Watch(master)
@@ -491,7 +516,7 @@ def phase(
         )
         attacker.start()
         time.sleep(3)  # the attack is under way before the phone starts
-    played = play(base, key, seconds, seed=len(attack or ""))
+    played = tables(base, phones, seconds, pause)
     row = {"attack": attack or "quiet", "p95": p95(played["times"]), "errors": played["errors"]}
     row["requests"] = sum(len(spent) for spent in played["times"].values())
     if attacker is not None:
@@ -606,6 +631,12 @@ def main() -> int:
     parser.add_argument("--attacks", default=",".join(ATTACKS))
     parser.add_argument("--fuzz", type=int, default=3000, help="the fuzz's requests")
     parser.add_argument(
+        "--tables", type=int, default=TABLES, help="the tables, each with a phone playing"
+    )
+    parser.add_argument(
+        "--pause", type=float, default=PAUSE, help="each phone's pause after its round (s)"
+    )
+    parser.add_argument(
         "--rate",
         type=float,
         default=0.0,
@@ -630,17 +661,28 @@ def main() -> int:
     ):
         env = server_env(database, Path(work))
         prepare(env)
-        keys = make_games(env)
+        keys = make_games(env, args.tables)
         log = Path(work) / "server.log"
         with served(env, log) as (base, master):
             print(f"{label}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}", flush=True)
             phones = iter(keys["phones"])
-            quiet = phase(base, master, next(phones), keys, None, args.seconds, args.rate, clients)
+            tables(base, keys["warm-up"], 5, args.pause)  # every worker's first requests
+            quiet = phase(
+                base, master, next(phones), keys, None, args.seconds, args.rate, clients, args.pause
+            )
             rows = []
             for attack in args.attacks.split(","):
                 rows.append(
                     phase(
-                        base, master, next(phones), keys, attack, args.seconds, args.rate, clients
+                        base,
+                        master,
+                        next(phones),
+                        keys,
+                        attack,
+                        args.seconds,
+                        args.rate,
+                        clients,
+                        args.pause,
                     )
                 )
                 print(f"  {attack} done, load {os.getloadavg()[0]:.2f}", flush=True)

@@ -208,6 +208,16 @@ RATE_LIMITS = {
 # database (scoring/guards/ratecache.py).
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 
+# Each client's share of a server process's time under ASGI (scoring/guards/shares.py): it is
+# served one request at a time and charged what each took; past CLIENT_BURST seconds it waits
+# until CLIENT_SHARE of each second has paid that back, and past CLIENT_WAIT seconds of waiting,
+# or CLIENT_QUEUE requests, it gets 429. CLIENT_SHARE=0 turns it off. Behind a proxy, set
+# RATELIMIT_CLIENT_HEADER (above), or every phone is one client.
+CLIENT_SHARE = float(os.environ.get("CLIENT_SHARE", 0.03))
+CLIENT_BURST = float(os.environ.get("CLIENT_BURST", 1.0))
+CLIENT_WAIT = float(os.environ.get("CLIENT_WAIT", 2.0))
+CLIENT_QUEUE = envint("CLIENT_QUEUE", 16)
+
 # Request bodies: forms are small; a game file (2 MB at most, scoring/referee/gamefile.py) is
 # the largest upload. A longer body is refused (413) before it is read (scoring/guards/encoding.py).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 200_000

@@ -30,7 +30,13 @@ def client_ip(request: HttpRequest) -> str:
     proxy saw). Anything that is not an address counts as REMOTE_ADDR."""
     header = getattr(settings, "RATELIMIT_CLIENT_HEADER", "")
     given = request.META.get(header, "") if header else ""
-    for text in (given.rsplit(",", 1)[-1].strip(), request.META.get("REMOTE_ADDR", "")):
+    return address_of(given, request.META.get("REMOTE_ADDR", ""))
+
+
+def address_of(given: str, remote: str) -> str:
+    """The client's address from the proxy's header (``given``, its last address) or else
+    the connection's (``remote``)."""
+    for text in (given.rsplit(",", 1)[-1].strip(), remote):
         try:
             return str(ipaddress.ip_address(text))
         except ValueError:
@@ -42,7 +48,11 @@ def client_group(request: HttpRequest) -> str:
     """The client as the rate limits count it (django-ratelimit's ``key="ip"``): by its
     address, an IPv6 one by its network (``RATELIMIT_IPV6_MASK``, a /64: a single phone may
     use every address of one)."""
-    address = client_ip(request)
+    return group_of(client_ip(request))
+
+
+def group_of(address: str) -> str:
+    """``address``, or an IPv6 address's network, as ``client_group`` counts clients."""
     if ":" in address:
         mask = getattr(settings, "RATELIMIT_IPV6_MASK", 64)
     else:

@@ -1,0 +1,159 @@
+"""Each client's share of a server process's time, under ASGI (``make run``, ``make serve``).
+
+A flood of ordinary requests (pages, posts, a heavy game's file and CSV, each 4–28 ms of a
+worker) from a few clients took a phone's p95 to ×3.14 (4 clients) and ×5.62 (6 clients) of its
+quiet p95 on SQLite (``make probe``'s amplify and export attacks), and one connection alone to
+×2.12 and ×2.40: every request is one a phone may send, so none can be refused for what it
+asks; what a client may take is its share. No server or library here has a limit of its own
+per client (nginx's ``limit_req`` in front does it by counting requests: docs/deployment.md).
+
+Each client (its address, an IPv6 /64: ``limits.client_group``) is served one request at a time
+per process, and is charged the time its request took until its answer started (what it held
+a request thread; not the sending of the answer, nor the reading of its body, which
+``bodies.limit_bodies`` in front has done). Its account fills up again by ``CLIENT_SHARE`` of a
+second each second, up to ``CLIENT_BURST`` seconds: a request that finds it overdrawn waits
+(on the event loop, holding no thread) until it is paid back. A client that would wait longer
+than ``CLIENT_WAIT`` seconds, or has ``CLIENT_QUEUE`` requests here already, is answered 429
+with Retry-After at once.
+
+A table's evening takes about 1 % of a process's time (``make bench``: 34 ms a round, a round
+every half a minute or more; the phones of a table often share one public address), and the
+first load of eight phones at once a quarter of a second: far from the share and the burst.
+Static files (whitenoise, read from memory) and the live streams (``scoring/live``, which have
+their own counts) are not counted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+from dataclasses import dataclass, field
+
+from django.conf import settings
+
+from scoring.guards.limits import address_of, group_of
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Account:
+    """A client's time in this process, in seconds."""
+
+    balance: float  # what it may still take at once; below 0, what it must wait to pay back
+    at: float  # when the balance was brought up to date (time.monotonic())
+    queued: int = 0  # its requests here, served or waiting
+    turn: asyncio.Lock = field(default_factory=asyncio.Lock)  # one of them served at a time
+
+    def wait(self, now: float) -> float:
+        """The seconds until the balance is paid back (0: it is not overdrawn)."""
+        share = settings.CLIENT_SHARE
+        self.balance = min(settings.CLIENT_BURST, self.balance + (now - self.at) * share)
+        self.at = now
+        return max(0.0, -self.balance / share)
+
+    def idle(self, now: float) -> bool:
+        return not self.queued and self.wait(now) == 0 and self.balance == settings.CLIENT_BURST
+
+
+def share_time(application):
+    """The ASGI ``application`` behind each client's share of this process's time."""
+    accounts: dict[str, Account] = {}
+
+    def account_of(client: str, now: float) -> Account:
+        if len(accounts) > 10_000:  # let go of the clients that owe nothing and wait for nothing
+            for gone in [key for key, account in accounts.items() if account.idle(now)]:
+                del accounts[gone]
+        if client not in accounts:
+            accounts[client] = Account(balance=settings.CLIENT_BURST, at=now)
+        return accounts[client]
+
+    async def shared(scope, receive, send) -> None:
+        if (
+            scope["type"] != "http"
+            or not settings.CLIENT_SHARE
+            or scope["path"].startswith("/" + settings.STATIC_URL.lstrip("/"))
+        ):
+            await application(scope, receive, send)
+            return
+        now = time.monotonic()
+        account = account_of(client_of(scope), now)
+        if account.queued >= settings.CLIENT_QUEUE:
+            await refused(send, account.wait(now))
+            return
+        account.queued += 1
+        try:
+            await account.turn.acquire()
+            started: float | None = None  # when the request went to the application
+            held = True  # its client's turn
+
+            def charge() -> None:
+                """Once the answer starts (or the request ends without one): the client is
+                charged the time its request took, and its next request may go."""
+                nonlocal held
+                if held:
+                    held = False
+                    if started is not None:  # no wait past CLIENT_WAIT, however costly
+                        now = time.monotonic()
+                        account.wait(now)  # filled up to now, then charged
+                        floor = -settings.CLIENT_SHARE * settings.CLIENT_WAIT
+                        account.balance = max(floor, account.balance - (now - started))
+                    account.turn.release()
+
+            async def send_charged(message) -> None:
+                if message["type"] == "http.response.start":
+                    charge()
+                await send(message)
+
+            try:
+                await asyncio.sleep(account.wait(time.monotonic()))
+                started = time.monotonic()
+                await application(scope, receive, send_charged)
+            finally:
+                charge()
+        finally:
+            account.queued -= 1
+
+    return shared
+
+
+def client_of(scope) -> str:
+    """The client of an ASGI request as ``limits.client_group`` counts it (read from the
+    scope: a Django request made here could fail on what Django refuses later, with a 400)."""
+    header = settings.RATELIMIT_CLIENT_HEADER  # e.g. HTTP_X_FORWARDED_FOR
+    name = header.removeprefix("HTTP_").replace("_", "-").lower().encode()
+    given = b",".join(v for n, v in scope.get("headers", ()) if header and n.lower() == name)
+    if not header and not warned and any(n == b"x-forwarded-for" for n, _ in scope["headers"]):
+        warn_of_proxy()
+    return group_of(address_of(given.decode("latin-1"), (scope.get("client") or ("",))[0]))
+
+
+warned = False
+
+
+def warn_of_proxy() -> None:
+    """Said once per process: behind a proxy that is not named, every phone is one client."""
+    global warned
+    warned = True
+    log.warning(
+        "A request came through a proxy (X-Forwarded-For) but RATELIMIT_CLIENT_HEADER is not"
+        " set: every phone counts as the proxy, one client with one share of the server's"
+        " time. Set RATELIMIT_CLIENT_HEADER=HTTP_X_FORWARDED_FOR (docs/deployment.md)."
+    )
+
+
+async def refused(send, wait: float) -> None:
+    """429: this client has taken its share for now. (In a line of text, in both languages:
+    rendering the app's page would take a request thread, which is what the client has had.)"""
+    text = (
+        "Trop de demandes de votre part : réessayez dans un moment.\n"
+        "Too many requests from you: try again in a moment.\n"
+    ).encode()
+    headers = [
+        (b"content-type", b"text/plain; charset=utf-8"),
+        (b"retry-after", str(max(1, math.ceil(wait))).encode()),
+    ]
+    await send({"type": "http.response.start", "status": 429, "headers": headers})
+    await send({"type": "http.response.body", "body": text})

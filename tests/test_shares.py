@@ -1,0 +1,227 @@
+"""Each client's share of a server process's time under ASGI (scoring/guards/shares.py): a
+client that has taken its share waits, or past its queue gets 429, while the others are served
+at once. Issue #34: four clients looping over costly requests took a phone's p95 to ×3.84 of
+its quiet p95, six pulling a heavy game's file and CSV to ×6.08 (``make probe``)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from scoring.guards.shares import share_time
+
+pytestmark = pytest.mark.no_database
+
+
+def scope(path: str = "/g/abc/", client: str = "192.0.2.1", **headers: str) -> dict:
+    given = [(name.replace("_", "-").encode(), value.encode()) for name, value in headers.items()]
+    return {
+        "type": "http",
+        "method": "GET",
+        "path": path,
+        "query_string": b"",
+        "headers": [(b"host", b"127.0.0.1"), *given],
+        "client": (client, 5000),
+    }
+
+
+class Server:
+    """The guard in front of an application that takes ``seconds`` for each request: what
+    reached the application, in order, and what each client was answered."""
+
+    def __init__(self, seconds: float = 0.0) -> None:
+        self.seconds = seconds
+        self.reached: list[str] = []
+        self.application = share_time(self.serve)
+
+    async def serve(self, scope, receive, send) -> None:
+        forwarded = dict(scope["headers"]).get(b"x-forwarded-for", b"").decode()
+        who = forwarded or scope["client"][0]
+        self.reached.append(who if scope["path"] == "/g/abc/" else f"{who} {scope['path']}")
+        await asyncio.sleep(self.seconds)
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"page"})
+
+    async def get(self, request: dict) -> tuple[int, dict, bytes]:
+        sent: list[dict] = []
+
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        await self.application(request, receive, send)
+        body = b"".join(m.get("body", b"") for m in sent[1:])
+        return sent[0]["status"], dict(sent[0]["headers"]), body
+
+
+@pytest.fixture
+def tight(settings):
+    """A share of a tenth of a second each second, nothing at once, two seconds' wait at most."""
+    settings.CLIENT_SHARE, settings.CLIENT_BURST, settings.CLIENT_WAIT = 0.1, 0.0, 2.0
+    settings.CLIENT_QUEUE = 16
+    return settings
+
+
+def test_a_client_past_its_share_waits_while_another_is_served_at_once(tight):
+    server = Server(seconds=0.05)  # 0.05 s taken: paid back in half a second
+
+    async def evening():
+        await server.get(scope(client="192.0.2.1"))
+        ended = time.monotonic()
+        again = asyncio.create_task(server.get(scope(client="192.0.2.1")))
+        other = asyncio.create_task(server.get(scope(client="192.0.2.2")))
+        answers = await asyncio.gather(again, other)
+        return answers, time.monotonic() - ended
+
+    answers, waited = asyncio.run(evening())
+    assert [status for status, _, _ in answers] == [200, 200]  # waited, not refused
+    assert server.reached == ["192.0.2.1", "192.0.2.2", "192.0.2.1"]
+    assert waited >= 0.45
+
+
+def test_a_client_is_served_one_request_at_a_time_and_past_its_queue_gets_429(tight):
+    tight.CLIENT_SHARE, tight.CLIENT_BURST, tight.CLIENT_QUEUE = 1.0, 10.0, 2
+    server = Server(seconds=0.2)
+
+    async def at_once():
+        return await asyncio.gather(*(server.get(scope(client="192.0.2.1")) for _ in range(3)))
+
+    answers = asyncio.run(at_once())
+    assert [status for status, _, _ in answers] == [200, 200, 429]
+    _, headers, page = answers[2]
+    assert headers[b"retry-after"] == b"1"
+    assert "Trop de demandes de votre part" in page.decode()
+    assert "Too many requests from you" in page.decode()
+    assert server.reached == ["192.0.2.1", "192.0.2.1"]  # the refused one never reached it
+
+
+def test_a_costly_request_costs_its_client_at_most_the_longest_wait(tight):
+    """An import that took a second would have cost ten seconds' wait at a tenth a second."""
+    tight.CLIENT_WAIT = 0.3
+    server = Server(seconds=1.0)
+
+    async def evening():
+        await server.get(scope())
+        server.seconds = 0.0
+        ended = time.monotonic()
+        await server.get(scope())
+        return time.monotonic() - ended
+
+    waited = asyncio.run(evening())
+    assert 0.25 <= waited < 0.9
+
+
+def test_the_first_requests_of_a_client_are_served_at_once_within_its_burst(tight):
+    tight.CLIENT_BURST = 10.0
+    server = Server(seconds=0.05)
+
+    async def evening():
+        started = time.monotonic()
+        for _ in range(4):
+            await server.get(scope())
+        return time.monotonic() - started
+
+    assert asyncio.run(evening()) < 0.2 + 0.5  # four requests' own time; no wait of 0.5 s
+
+
+def test_static_files_are_not_counted(tight):
+    server = Server(seconds=0.05)
+
+    async def evening():
+        await server.get(scope())  # the client now owes half a second
+        files = [server.get(scope(path="/static/app.css")) for _ in range(3)]
+        page = server.get(scope())
+        return await asyncio.gather(asyncio.gather(*files), page)
+
+    asyncio.run(evening())
+    assert server.reached == ["192.0.2.1", *["192.0.2.1 /static/app.css"] * 3, "192.0.2.1"]
+
+
+def test_behind_a_proxy_each_phone_it_names_has_its_own_share(tight):
+    tight.RATELIMIT_CLIENT_HEADER = "HTTP_X_FORWARDED_FOR"
+    server = Server(seconds=0.05)
+    proxy = "10.0.0.1"
+
+    async def evening():
+        await server.get(scope(client=proxy, x_forwarded_for="203.0.113.1"))
+        again = server.get(scope(client=proxy, x_forwarded_for="203.0.113.1"))
+        other = server.get(scope(client=proxy, x_forwarded_for="203.0.113.2"))
+        return await asyncio.gather(again, other)
+
+    asyncio.run(evening())
+    assert server.reached == ["203.0.113.1", "203.0.113.2", "203.0.113.1"]
+
+
+def test_an_ipv6_phone_is_one_client_over_its_whole_network(tight):
+    server = Server(seconds=0.05)
+
+    async def evening():
+        await server.get(scope(client="2001:db8::1"))
+        again = asyncio.create_task(server.get(scope(client="2001:db8::2")))  # the same /64
+        other = asyncio.create_task(server.get(scope(client="2001:db8:1::1")))
+        await asyncio.gather(again, other)
+
+    asyncio.run(evening())
+    assert server.reached == ["2001:db8::1", "2001:db8:1::1", "2001:db8::2"]
+
+
+def test_with_no_share_set_nobody_waits(tight):
+    tight.CLIENT_SHARE = 0
+    server = Server(seconds=0.05)
+
+    async def evening():
+        started = time.monotonic()
+        for _ in range(4):
+            await server.get(scope())
+        return time.monotonic() - started
+
+    assert asyncio.run(evening()) < 0.2 + 0.5
+
+
+def test_the_served_application_holds_a_flooding_client_to_its_share(tight):
+    """Through tamalou_ref.asgi as `make serve` serves it: a client that has taken its share
+    waits, and a phone from another address asking at the same moment has its page first."""
+    from tamalou_ref.asgi import application
+
+    tight.CLIENT_SHARE, tight.CLIENT_WAIT = 0.001, 1.0  # any page: a second's wait
+    finished: list[str] = []
+
+    async def get(client: str) -> int:
+        sent: list[dict] = []
+
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        request = {**scope("/rules/tamalou/", client), "asgi": {"version": "3.0"}}
+        request |= {"http_version": "1.1", "scheme": "http", "raw_path": b"/rules/tamalou/"}
+        request |= {"root_path": "", "server": ("127.0.0.1", 8000)}
+        await application(request, receive, send)
+        finished.append(client)
+        return sent[0]["status"]
+
+    async def evening():
+        first = await get("192.0.2.1")
+        return [first, *await asyncio.gather(get("192.0.2.1"), get("192.0.2.2"))]
+
+    assert asyncio.run(asyncio.wait_for(evening(), 30)) == [200, 200, 200]
+    assert finished == ["192.0.2.1", "192.0.2.2", "192.0.2.1"]
+
+
+def test_a_proxy_left_unnamed_is_told_of_once_in_the_log(tight, caplog, monkeypatch):
+    from scoring.guards import shares
+
+    monkeypatch.setattr(shares, "warned", False)  # a process that has not said it yet
+    server = Server()
+    with caplog.at_level("WARNING", logger="scoring.guards.shares"):
+        for _ in range(3):
+            asyncio.run(server.get(scope(client="10.0.0.1", x_forwarded_for="203.0.113.1")))
+    told = [r.getMessage() for r in caplog.records if "RATELIMIT_CLIENT_HEADER" in r.getMessage()]
+    assert len(told) == 1
+    assert server.reached == ["203.0.113.1"] * 3

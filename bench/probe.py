@@ -1,15 +1,16 @@
-"""`make probe`: one phone's answers while strangers attack `make serve`'s server (issue #34).
+"""`make probe`: the phones' answers while strangers attack `make serve`'s server (issue #34).
 
     .venv/bin/python bench/probe.py                     # a SQLite file in a temporary folder
     .venv/bin/python bench/probe.py --postgres URL      # a fresh database on that server
 
 The server is started as `make serve` starts it (bench/servers.py: its command line read from
-the Makefile, DEBUG=0, on loopback). A phone (bench/evening.py's Browser: one keep-alive
-connection, its cookies, htmx's headers) plays a game of its own for ``--seconds``: it reads
-the sheet, saves a round, reads the live part, and again. First alone (quiet), then under
-each attack in turn, each from one process of asyncio sockets (its own CPU is measured: it
-shares the machine's cores with the server and the phone), from addresses of its own
-(127.0.0.2, …):
+the Makefile, DEBUG=0, on loopback). At each of ``--tables`` tables (8) a phone
+(bench/evening.py's Browser: its cookies, htmx's headers, a keep-alive connection), from the
+table's own address (127.0.1.1, …), plays a game of its own for ``--seconds``: it reads the
+sheet, saves a round, reads the live part, waits ``--pause`` seconds (2; a real table plays a
+round in a minute or more), and again. First alone (quiet), then under each attack in turn,
+each from one process of asyncio sockets (its own CPU is measured: it shares the machine's
+cores with the server and the phones), from addresses of its own (127.0.0.2, …):
 
 - slowloris: 240 connections sending a request head a byte a second;
 - stalled bodies: 200 posts promising 2 MB and sending 10 bytes, sent again when answered;
@@ -21,7 +22,7 @@ shares the machine's cores with the server and the phone), from addresses of its
 
 Then a fuzz: ``--fuzz`` requests, malformed or hostile (methods, NULs, bad percent-encodings
 and UTF-8, huge fields, wrong CSRF tokens, keys that are not keys, broken multipart), over
-every kind of URL the app has. A table follows: per attack, the phone's p95 quiet and under
+every kind of URL the app has. A table follows: per attack, the phones' p95 quiet and under
 attack (budget: at most 2×), the 5xx answers (none but a deliberate 503 allowed), the
 server's workers before and after (none may die), their memory (resident, all workers) before,
 at most and after, the server's and the attacker's CPU. Exits 1 when a budget is over. A

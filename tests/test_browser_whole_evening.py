@@ -180,7 +180,8 @@ def evening(page: Page, browser, a: str, b: str, language: str, size: dict) -> N
     expect(scorer.locator(".round-form h2")).to_have_text(words["round"].format(n=1))
 
     # The viewer leaves the page before its context closes: its live stream ends as a phone's
-    # does, within a navigation's time limit (a context closed with the stream open once hung).
+    # does, within a navigation's time limit (a run once stood still here, between the last
+    # screenshot and the end, until it was killed 17 minutes later).
     viewer.goto("about:blank")
     viewing.close()
     scorer.context.clear_cookies()

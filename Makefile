@@ -119,12 +119,13 @@ load: install
 		echo "No PostgreSQL at $(POSTGRES_URL): the load ran on SQLite only."; \
 	fi
 
-# Issue #34's check, measured (minutes; not part of `make test`): a phone plays a game against
-# `make serve`'s server, alone, then under each attack in turn (slowloris, stalled bodies,
-# oversized heads, costly posts, a heavy game's exports, hundreds of live streams), then a fuzz
-# of malformed requests. Fails unless the phone's p95 stays within 2x its quiet p95, no answer
-# is a 5xx but a deliberate 503, and no worker dies. On a SQLite file of its own, then on a
-# fresh database (created and dropped) of the PostgreSQL server at POSTGRES_URL when one answers.
+# Issue #34's check, measured (minutes; not part of `make test`): a phone at each of 8 tables
+# plays a game against `make serve`'s server, alone, then under each attack in turn (slowloris,
+# stalled bodies, oversized heads, costly posts, a heavy game's exports, hundreds of live
+# streams), then a fuzz of malformed requests. Fails unless the phones' p95 stays within 2x
+# their quiet p95, no answer is a 5xx but a deliberate 503, and no worker dies. On a SQLite
+# file of its own, then on a fresh database (created and dropped) of the PostgreSQL server at
+# POSTGRES_URL when one answers.
 probe: install
 	$(BIN)/python bench/probe.py
 	@if $(BIN)/python scripts/postgres_available.py "$(POSTGRES_URL)"; then \

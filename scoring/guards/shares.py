@@ -21,6 +21,11 @@ every half a minute or more; the phones of a table often share one public addres
 first load of eight phones at once a quarter of a second: far from the share and the burst.
 Static files (whitenoise, read from memory) and the live streams (``scoring/live``, which have
 their own counts) are not counted.
+
+Off unless ``CLIENT_SHARE`` is set: the time charged is wall time, which grows for every phone
+when the machine is busy (with the test suite running beside the server, a phone tapping a
+round every 1.5 s waited over 5 s for its third save at 0.03). Charging the processor time a
+request held would not.
 """
 
 from __future__ import annotations

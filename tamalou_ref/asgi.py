@@ -23,7 +23,7 @@ from django.conf import settings  # noqa: E402
 
 from scoring.guards.bodies import limit_bodies  # noqa: E402
 from scoring.guards.encoding import Request  # noqa: E402
-from scoring.guards.shares import share_time  # noqa: E402
+from scoring.guards.shares import noting_cpu, share_time  # noqa: E402
 from scoring.live.stream import with_streams  # noqa: E402
 
 # A charset in a request's Content-Type leaves its query string unread (scoring/guards/encoding.py).
@@ -33,5 +33,5 @@ django_application.request_class = Request
 # client has its share of the process's time (scoring/guards/shares.py), its body read already.
 # A stream reads no body, and sees its phone go by what the server says next: it stays outside
 # the limit, and has its own counts.
-pages = WSGIMiddleware(django_application, workers=settings.REQUEST_THREADS)
+pages = WSGIMiddleware(noting_cpu(django_application), workers=settings.REQUEST_THREADS)
 application = with_streams(limit_bodies(share_time(pages)))

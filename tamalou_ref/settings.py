@@ -209,12 +209,11 @@ RATE_LIMITS = {
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 
 # Each client's share of a server process's time under ASGI (scoring/guards/shares.py): it is
-# served one request at a time and charged what each took; past CLIENT_BURST seconds it waits
-# until CLIENT_SHARE of each second has paid that back, and past CLIENT_WAIT seconds of waiting,
-# or CLIENT_QUEUE requests, it gets 429. Off (0) unless set: it charges the wall time of a
-# request, which grows for every phone when the machine is busy (docs/deployment.md). Behind a
+# served one request at a time and charged the processor time each took; past CLIENT_BURST
+# seconds it waits until CLIENT_SHARE of each second has paid that back (CLIENT_WAIT seconds at
+# most), and past CLIENT_QUEUE requests it gets 429. CLIENT_SHARE=0 turns it off. Behind a
 # proxy, set RATELIMIT_CLIENT_HEADER (above), or every phone is one client.
-CLIENT_SHARE = float(os.environ.get("CLIENT_SHARE", 0.0))
+CLIENT_SHARE = float(os.environ.get("CLIENT_SHARE", 0.03))
 CLIENT_BURST = float(os.environ.get("CLIENT_BURST", 1.0))
 CLIENT_WAIT = float(os.environ.get("CLIENT_WAIT", 2.0))
 CLIENT_QUEUE = envint("CLIENT_QUEUE", 16)

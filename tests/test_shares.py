@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from scoring.guards.shares import share_time
+from scoring.guards.shares import SPENT, noting_cpu, share_time
 
 pytestmark = pytest.mark.no_database
 
@@ -225,3 +225,39 @@ def test_a_proxy_left_unnamed_is_told_of_once_in_the_log(tight, caplog, monkeypa
     told = [r.getMessage() for r in caplog.records if "RATELIMIT_CLIENT_HEADER" in r.getMessage()]
     assert len(told) == 1
     assert server.reached == ["203.0.113.1"] * 3
+
+
+def test_a_client_is_charged_the_processor_time_its_request_took_not_its_wait(tight):
+    """On a busy machine a request takes longer than its own work: charged that, every phone
+    paid for the others' (a phone tapping a round every 1.5 s waited over 5 s for a save)."""
+    server = Server(seconds=0.3)  # 0.3 s on the clock, 1 ms of the processor
+    served = server.serve
+
+    async def serve(scope, receive, send):
+        scope[SPENT].append(0.001)  # as noting_cpu notes it in the request's thread
+        await served(scope, receive, send)
+
+    server.application = share_time(serve)
+
+    async def evening():
+        await server.get(scope())
+        server.seconds = 0.0
+        ended = time.monotonic()
+        await server.get(scope())
+        return time.monotonic() - ended
+
+    assert asyncio.run(evening()) < 1.0  # charged 0.3 s, it would have waited 2 s
+
+
+def test_the_processor_time_noted_is_the_threads_own_not_the_clock():
+    spent: list[float] = []
+
+    def django(environ, start_response):
+        time.sleep(0.2)  # waiting, as for the processor or the database: no processor time
+        sum(range(200_000))  # its own work
+        start_response("200 OK", [])
+        return [b"page"]
+
+    environ = {"asgi.scope": {SPENT: spent}}
+    assert noting_cpu(django)(environ, lambda status, headers, exc_info=None: None) == [b"page"]
+    assert len(spent) == 1 and 0 < spent[0] < 0.15

@@ -8,24 +8,22 @@ asks; what a client may take is its share. No server or library here has a limit
 per client (nginx's ``limit_req`` in front does it by counting requests: docs/deployment.md).
 
 Each client (its address, an IPv6 /64: ``limits.client_group``) is served one request at a time
-per process, and is charged the time its request took until its answer started (what it held
-a request thread; not the sending of the answer, nor the reading of its body, which
-``bodies.limit_bodies`` in front has done). Its account fills up again by ``CLIENT_SHARE`` of a
+per process, and is charged the processor time its request's thread took until its answer
+started (``noting_cpu`` around Django: not the reading of its body, which ``bodies.limit_bodies``
+in front has done, nor the sending of its answer, nor the time it waited for the processor
+while others ran: charged the wall time, every phone paid for the others when the machine was
+busy, and with the test suite running beside the server a phone tapping a round every 1.5 s
+waited over 5 s for its third save). Its account fills up again by ``CLIENT_SHARE`` of a
 second each second, up to ``CLIENT_BURST`` seconds: a request that finds it overdrawn waits
-(on the event loop, holding no thread) until it is paid back. A client that would wait longer
-than ``CLIENT_WAIT`` seconds, or has ``CLIENT_QUEUE`` requests here already, is answered 429
+(on the event loop, holding no thread) until it is paid back, never longer than
+``CLIENT_WAIT`` seconds. A client with ``CLIENT_QUEUE`` requests here already is answered 429
 with Retry-After at once.
 
-A table's evening takes about 1 % of a process's time (``make bench``: 34 ms a round, a round
-every half a minute or more; the phones of a table often share one public address), and the
+A table's evening takes well under 1 % of a process's time (``make bench``: some 34 ms a round,
+a round a minute or more; the phones of a table often share one public address), and the
 first load of eight phones at once a quarter of a second: far from the share and the burst.
 Static files (whitenoise, read from memory) and the live streams (``scoring/live``, which have
 their own counts) are not counted.
-
-Off unless ``CLIENT_SHARE`` is set: the time charged is wall time, which grows for every phone
-when the machine is busy (with the test suite running beside the server, a phone tapping a
-round every 1.5 s waited over 5 s for its third save at 0.03). Charging the processor time a
-request held would not.
 """
 
 from __future__ import annotations
@@ -41,6 +39,8 @@ from django.conf import settings
 from scoring.guards.limits import address_of, group_of
 
 log = logging.getLogger(__name__)
+
+SPENT = "tamalou.cpu"  # in a request's scope: the processor time its thread took, once known
 
 
 @dataclass
@@ -94,6 +94,8 @@ def share_time(application):
             started: float | None = None  # when the request went to the application
             held = True  # its client's turn
 
+            spent: list[float] = []  # filled by noting_cpu in the request's thread
+
             def charge() -> None:
                 """Once the answer starts (or the request ends without one): the client is
                 charged the time its request took, and its next request may go."""
@@ -104,7 +106,8 @@ def share_time(application):
                         now = time.monotonic()
                         account.wait(now)  # filled up to now, then charged
                         floor = -settings.CLIENT_SHARE * settings.CLIENT_WAIT
-                        account.balance = max(floor, account.balance - (now - started))
+                        took = spent[0] if spent else now - started  # else its wall time
+                        account.balance = max(floor, account.balance - took)
                     account.turn.release()
 
             async def send_charged(message) -> None:
@@ -115,13 +118,32 @@ def share_time(application):
             try:
                 await asyncio.sleep(account.wait(time.monotonic()))
                 started = time.monotonic()
-                await application(scope, receive, send_charged)
+                await application({**scope, SPENT: spent}, receive, send_charged)
             finally:
                 charge()
         finally:
             account.queued -= 1
 
     return shared
+
+
+def noting_cpu(wsgi_application):
+    """The WSGI ``wsgi_application`` (Django, on a2wsgi's threads, which give it the ASGI
+    scope as ``environ["asgi.scope"]``) noting in the scope the processor time its thread
+    took until it started its answer: what ``share_time`` charges."""
+
+    def application(environ, start_response):
+        started = time.thread_time()
+        spent = environ.get("asgi.scope", {}).get(SPENT)
+
+        def start_noted(status, headers, exc_info=None):
+            if spent is not None and not spent:
+                spent.append(time.thread_time() - started)
+            return start_response(status, headers, exc_info)
+
+        return wsgi_application(environ, start_noted)
+
+    return application
 
 
 def client_of(scope) -> str:

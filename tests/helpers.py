@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 
 from scoring.referee.cards import parse_card
@@ -49,3 +51,16 @@ def exported_as(exported: str | bytes, game) -> dict:
     data = json.loads(exported)
     assert data.pop("id") == game.uid
     return data
+
+
+def off_the_loop(call):
+    """``call()`` in a thread of its own: a browser test earlier in this process may have left
+    Playwright's event loop running in the test thread, where asyncio.run and async_to_sync
+    refuse to run."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(call).result()
+
+
+def run_async(coroutine):
+    """``asyncio.run(coroutine)``, off the test thread's loop (``off_the_loop``)."""
+    return off_the_loop(lambda: asyncio.run(coroutine))

@@ -10,6 +10,7 @@ from django.core.cache import caches
 from django.test import Client
 
 from scoring.games.models import Game, Round
+from tests.helpers import run_async
 
 pytestmark = pytest.mark.django_db
 
@@ -285,7 +286,7 @@ def asgi_post(path: str, headers: list[tuple[bytes, bytes]], chunks) -> tuple[in
 
     headers = [(b"host", b"127.0.0.1"), (b"cookie", b"django_language=en"), *headers]
     scope = asgi_scope("POST", path, headers)
-    asyncio.run(asyncio.wait_for(application(scope, receive, send), timeout=30))
+    run_async(asyncio.wait_for(application(scope, receive, send), timeout=30))
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     assert (b"connection", b"close") in sent[0]["headers"]  # the rest of the body never read
     return sent[0]["status"], body, taken
@@ -322,7 +323,6 @@ def test_under_asgi_a_body_that_stops_coming_is_answered_408_and_closed(settings
 
 
 def test_under_asgi_a_body_within_the_limit_reaches_the_application_whole():
-    import asyncio
 
     from scoring.guards.bodies import limit_bodies
 
@@ -345,7 +345,7 @@ def test_under_asgi_a_body_within_the_limit_reaches_the_application_whole():
         return next(messages)
 
     scope = {"type": "http", "method": "POST", "path": "/", "headers": []}
-    asyncio.run(limit_bodies(application)(scope, receive, None))
+    run_async(limit_bodies(application)(scope, receive, None))
     assert seen == [
         {**scope, "headers": [(b"content-length", b"4")]},  # chunked: its length said
         {"type": "http.request", "body": b"abcd", "more_body": False},
@@ -375,7 +375,7 @@ def test_under_asgi_a_stream_is_served_before_the_limit_with_the_servers_own_rec
     monkeypatch.setattr(stream, "serve", serve)
     headers = [(b"host", b"127.0.0.1"), (b"content-length", b"99999999")]
     scope = {"type": "http", "method": "GET", "path": "/s/abc/stream/", "headers": headers}
-    asyncio.run(asyncio.wait_for(application(scope, receive, None), timeout=30))
+    run_async(asyncio.wait_for(application(scope, receive, None), timeout=30))
     assert served == [(receive, "share", "abc")]
 
 
@@ -409,7 +409,7 @@ def test_under_asgi_a_stream_asked_for_by_another_host_is_refused_as_django_refu
         sent.append(message)
 
     scope = asgi_scope("GET", f"/s/{game.share_key}/stream/", [(b"host", host)])
-    asyncio.run(asyncio.wait_for(application(scope, receive, send), timeout=30))
+    run_async(asyncio.wait_for(application(scope, receive, send), timeout=30))
     assert sent[0]["status"] == 400
     page = Client(HTTP_HOST=host.decode()).get(f"/s/{game.share_key}/")
     assert page.status_code == 400  # as Django answers the page itself

@@ -24,7 +24,7 @@ from bench.servers import children_of
 from scoring.games.models import Game
 from scoring.live import push, stream
 from scoring.referee.engine import RoundEntry
-from tests.helpers import NOBODY_CALLED
+from tests.helpers import NOBODY_CALLED, off_the_loop
 from tests.test_production import Browser, app_servers
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -215,14 +215,6 @@ def test_the_stream_endpoint_refuses_what_it_cannot_serve_and_gives_every_place_
         finally:
             for stream in streams:
                 stream.close()
-
-
-def off_the_loop(call):
-    """``call()`` in a thread of its own: a browser test earlier in this process may have left
-    Playwright's event loop running in the test thread, where asyncio.run and async_to_sync
-    refuse to run."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(call).result()
 
 
 def test_a_stream_hears_each_write_in_its_own_process(transactional_db):

@@ -11,6 +11,7 @@ import time
 import pytest
 
 from scoring.guards.shares import SPENT, noting_cpu, share_time
+from tests.helpers import run_async
 
 pytestmark = pytest.mark.no_database
 
@@ -77,7 +78,7 @@ def test_a_client_past_its_share_waits_while_another_is_served_at_once(tight):
         answers = await asyncio.gather(again, other)
         return answers, time.monotonic() - ended
 
-    answers, waited = asyncio.run(evening())
+    answers, waited = run_async(evening())
     assert [status for status, _, _ in answers] == [200, 200]  # waited, not refused
     assert server.reached == ["192.0.2.1", "192.0.2.2", "192.0.2.1"]
     assert waited >= 0.45
@@ -90,7 +91,7 @@ def test_a_client_is_served_one_request_at_a_time_and_past_its_queue_gets_429(ti
     async def at_once():
         return await asyncio.gather(*(server.get(scope(client="192.0.2.1")) for _ in range(3)))
 
-    answers = asyncio.run(at_once())
+    answers = run_async(at_once())
     assert [status for status, _, _ in answers] == [200, 200, 429]
     _, headers, page = answers[2]
     assert headers[b"retry-after"] == b"1"
@@ -111,7 +112,7 @@ def test_a_costly_request_costs_its_client_at_most_the_longest_wait(tight):
         await server.get(scope())
         return time.monotonic() - ended
 
-    waited = asyncio.run(evening())
+    waited = run_async(evening())
     assert 0.25 <= waited < 0.9
 
 
@@ -125,7 +126,7 @@ def test_the_first_requests_of_a_client_are_served_at_once_within_its_burst(tigh
             await server.get(scope())
         return time.monotonic() - started
 
-    assert asyncio.run(evening()) < 0.2 + 0.5  # four requests' own time; no wait of 0.5 s
+    assert run_async(evening()) < 0.2 + 0.5  # four requests' own time; no wait of 0.5 s
 
 
 def test_static_files_are_not_counted(tight):
@@ -137,7 +138,7 @@ def test_static_files_are_not_counted(tight):
         page = server.get(scope())
         return await asyncio.gather(asyncio.gather(*files), page)
 
-    asyncio.run(evening())
+    run_async(evening())
     assert server.reached == ["192.0.2.1", *["192.0.2.1 /static/app.css"] * 3, "192.0.2.1"]
 
 
@@ -152,7 +153,7 @@ def test_behind_a_proxy_each_phone_it_names_has_its_own_share(tight):
         other = server.get(scope(client=proxy, x_forwarded_for="203.0.113.2"))
         return await asyncio.gather(again, other)
 
-    asyncio.run(evening())
+    run_async(evening())
     assert server.reached == ["203.0.113.1", "203.0.113.2", "203.0.113.1"]
 
 
@@ -165,7 +166,7 @@ def test_an_ipv6_phone_is_one_client_over_its_whole_network(tight):
         other = asyncio.create_task(server.get(scope(client="2001:db8:1::1")))
         await asyncio.gather(again, other)
 
-    asyncio.run(evening())
+    run_async(evening())
     assert server.reached == ["2001:db8::1", "2001:db8:1::1", "2001:db8::2"]
 
 
@@ -179,7 +180,7 @@ def test_with_no_share_set_nobody_waits(tight):
             await server.get(scope())
         return time.monotonic() - started
 
-    assert asyncio.run(evening()) < 0.2 + 0.5
+    assert run_async(evening()) < 0.2 + 0.5
 
 
 def test_the_served_application_holds_a_flooding_client_to_its_share(tight):
@@ -210,7 +211,7 @@ def test_the_served_application_holds_a_flooding_client_to_its_share(tight):
         first = await get("192.0.2.1")
         return [first, *await asyncio.gather(get("192.0.2.1"), get("192.0.2.2"))]
 
-    assert asyncio.run(asyncio.wait_for(evening(), 30)) == [200, 200, 200]
+    assert run_async(asyncio.wait_for(evening(), 30)) == [200, 200, 200]
     assert finished == ["192.0.2.1", "192.0.2.2", "192.0.2.1"]
 
 
@@ -221,7 +222,7 @@ def test_a_proxy_left_unnamed_is_told_of_once_in_the_log(tight, caplog, monkeypa
     server = Server()
     with caplog.at_level("WARNING", logger="scoring.guards.shares"):
         for _ in range(3):
-            asyncio.run(server.get(scope(client="10.0.0.1", x_forwarded_for="203.0.113.1")))
+            run_async(server.get(scope(client="10.0.0.1", x_forwarded_for="203.0.113.1")))
     told = [r.getMessage() for r in caplog.records if "RATELIMIT_CLIENT_HEADER" in r.getMessage()]
     assert len(told) == 1
     assert server.reached == ["203.0.113.1"] * 3
@@ -246,7 +247,7 @@ def test_a_client_is_charged_the_processor_time_its_request_took_not_its_wait(ti
         await server.get(scope())
         return time.monotonic() - ended
 
-    assert asyncio.run(evening()) < 1.0  # charged 0.3 s, it would have waited 2 s
+    assert run_async(evening()) < 1.0  # charged 0.3 s, it would have waited 2 s
 
 
 def test_the_processor_time_noted_is_the_threads_own_not_the_clock():

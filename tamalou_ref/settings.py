@@ -213,8 +213,8 @@ SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 # seconds it waits until CLIENT_SHARE of each second has paid that back (CLIENT_WAIT seconds at
 # most), and past CLIENT_QUEUE requests it gets 429. CLIENT_SHARE=0 turns it off. Behind a
 # proxy, set RATELIMIT_CLIENT_HEADER (above), or every phone is one client.
-CLIENT_SHARE = float(os.environ.get("CLIENT_SHARE", 0.03))
-CLIENT_BURST = float(os.environ.get("CLIENT_BURST", 1.0))
+CLIENT_SHARE = float(os.environ.get("CLIENT_SHARE", 0.02))
+CLIENT_BURST = float(os.environ.get("CLIENT_BURST", 0.25))
 CLIENT_WAIT = float(os.environ.get("CLIENT_WAIT", 2.0))
 CLIENT_QUEUE = envint("CLIENT_QUEUE", 16)
 

@@ -1,9 +1,9 @@
 """Each client's share of a server process's time, under ASGI (``make run``, ``make serve``).
 
 A flood of ordinary requests (pages, posts, a heavy game's file and CSV, each 4–28 ms of a
-worker) from a few clients took a phone's p95 to ×3.14 (4 clients) and ×5.62 (6 clients) of its
-quiet p95 on SQLite (``make probe``'s amplify and export attacks), and one connection alone to
-×2.12 and ×2.40: every request is one a phone may send, so none can be refused for what it
+worker) from a few clients took the phones' p95 to ×3.84 (4 clients) and ×6.08 (6 clients) of
+their quiet p95 on SQLite (``make probe``'s amplify and export attacks; with the share, ×1.24
+and ×1.52): every request is one a phone may send, so none can be refused for what it
 asks; what a client may take is its share. No server or library here has a limit of its own
 per client (nginx's ``limit_req`` in front does it by counting requests: docs/deployment.md).
 
@@ -19,9 +19,9 @@ second each second, up to ``CLIENT_BURST`` seconds: a request that finds it over
 ``CLIENT_WAIT`` seconds. A client with ``CLIENT_QUEUE`` requests here already is answered 429
 with Retry-After at once.
 
-A table's evening takes well under 1 % of a process's time (``make bench``: some 34 ms a round,
-a round a minute or more; the phones of a table often share one public address), and the
-first load of eight phones at once a quarter of a second: far from the share and the burst.
+A table's evening takes well under 1 % of a process's time (``make bench``: some 35–60 ms a
+round, a round a minute or more; the phones of a table often share one public address), and
+eight phones opening a sheet at once some 0.2 s: within the share and the burst.
 Static files (whitenoise, read from memory) and the live streams (``scoring/live``, which have
 their own counts) are not counted.
 """

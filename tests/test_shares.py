@@ -39,7 +39,7 @@ class Server:
 
     async def serve(self, scope, receive, send) -> None:
         forwarded = dict(scope["headers"]).get(b"x-forwarded-for", b"").decode()
-        who = forwarded or scope["client"][0]
+        who = forwarded or (scope["client"] or ("no address",))[0]
         self.reached.append(who if scope["path"] == "/g/abc/" else f"{who} {scope['path']}")
         await asyncio.sleep(self.seconds)
         await send({"type": "http.response.start", "status": 200, "headers": []})
@@ -129,17 +129,31 @@ def test_the_first_requests_of_a_client_are_served_at_once_within_its_burst(tigh
     assert run_async(evening()) < 0.2 + 0.5  # four requests' own time; no wait of 0.5 s
 
 
-def test_static_files_are_not_counted(tight):
+def test_a_request_with_no_address_is_not_counted(tight):
+    """A Unix socket with no proxy header: such clients cannot be told apart, and counted as
+    one they would each wait for all the others."""
+    server = Server(seconds=0.5)
+
+    async def at_once():
+        started = time.monotonic()
+        await asyncio.gather(*(server.get({**scope(), "client": None}) for _ in range(2)))
+        return time.monotonic() - started
+
+    assert run_async(at_once()) < 0.9  # side by side; one after the other, 3 s at least
+
+
+def test_an_ipv4_phone_on_a_dual_stack_socket_is_its_own_client(tight):
+    """Mapped into IPv6 (::ffff:a.b.c.d), every IPv4 phone fell into one /64: one client."""
     server = Server(seconds=0.05)
 
     async def evening():
-        await server.get(scope())  # the client now owes half a second
-        files = [server.get(scope(path="/static/app.css")) for _ in range(3)]
-        page = server.get(scope())
-        return await asyncio.gather(asyncio.gather(*files), page)
+        await server.get(scope(client="::ffff:192.0.2.1"))
+        again = asyncio.create_task(server.get(scope(client="::ffff:192.0.2.1")))
+        other = asyncio.create_task(server.get(scope(client="::ffff:192.0.2.2")))
+        await asyncio.gather(again, other)
 
     run_async(evening())
-    assert server.reached == ["192.0.2.1", *["192.0.2.1 /static/app.css"] * 3, "192.0.2.1"]
+    assert server.reached == ["::ffff:192.0.2.1", "::ffff:192.0.2.2", "::ffff:192.0.2.1"]
 
 
 def test_behind_a_proxy_each_phone_it_names_has_its_own_share(tight):
@@ -184,12 +198,21 @@ def test_with_no_share_set_nobody_waits(tight):
 
 
 def test_the_served_application_holds_a_flooding_client_to_its_share(tight):
-    """Through tamalou_ref.asgi as `make serve` serves it: a client that has taken its share
-    waits, and a phone from another address asking at the same moment has its page first."""
-    from tamalou_ref.asgi import application
+    """Django as `make serve` serves it (tamalou_ref.asgi's pages: a2wsgi's threads, with
+    noting_cpu): each page is charged the processor time its thread took, and a client that
+    has taken its share waits while a phone from another address has its page first."""
+    from tamalou_ref.asgi import pages
 
     tight.CLIENT_SHARE, tight.CLIENT_WAIT = 0.001, 1.0  # any page: a second's wait
     finished: list[str] = []
+    charged: list[tuple[list, float]] = []
+
+    async def django(scope, receive, send):  # what share_time hands on, seen after the page
+        started = time.monotonic()
+        await pages(scope, receive, send)
+        charged.append((scope[SPENT], time.monotonic() - started))
+
+    application = share_time(django)  # accounts of its own
 
     async def get(client: str) -> int:
         sent: list[dict] = []
@@ -213,6 +236,7 @@ def test_the_served_application_holds_a_flooding_client_to_its_share(tight):
 
     assert run_async(asyncio.wait_for(evening(), 30)) == [200, 200, 200]
     assert finished == ["192.0.2.1", "192.0.2.2", "192.0.2.1"]
+    assert all(len(spent) == 1 and 0 < spent[0] <= took for spent, took in charged)
 
 
 def test_a_proxy_left_unnamed_is_told_of_once_in_the_log(tight, caplog, monkeypatch):

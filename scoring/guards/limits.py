@@ -38,9 +38,12 @@ def address_of(given: str, remote: str) -> str:
     the connection's (``remote``)."""
     for text in (given.rsplit(",", 1)[-1].strip(), remote):
         try:
-            return str(ipaddress.ip_address(text))
+            address = ipaddress.ip_address(text)
         except ValueError:
             continue
+        # An IPv4 phone reaching a dual-stack socket comes as ::ffff:a.b.c.d: its own address,
+        # not one of a /64 that every IPv4 phone would share.
+        return str(getattr(address, "ipv4_mapped", None) or address)
     return "0.0.0.0"  # no address at all (a Unix socket): every such client shares one count
 
 

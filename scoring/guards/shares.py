@@ -16,14 +16,14 @@ busy, and with the test suite running beside the server a phone tapping a round 
 waited over 5 s for its third save). Its account fills up again by ``CLIENT_SHARE`` of a
 second each second, up to ``CLIENT_BURST`` seconds: a request that finds it overdrawn waits
 (on the event loop, holding no thread) until it is paid back, never longer than
-``CLIENT_WAIT`` seconds. A client with ``CLIENT_QUEUE`` requests here already is answered 429
-with Retry-After at once.
+``CLIENT_WAIT`` seconds once its turn has come. A client with ``CLIENT_QUEUE`` requests here
+already is answered 429 with Retry-After at once.
 
 A table's evening takes well under 1 % of a process's time (``make bench``: some 35–60 ms a
 round, a round a minute or more; the phones of a table often share one public address), and
-eight phones opening a sheet at once some 0.2 s: within the share and the burst.
-Static files (whitenoise, read from memory) and the live streams (``scoring/live``, which have
-their own counts) are not counted.
+eight phones opening a sheet at once some 0.2 s: within the share and the burst. The live
+streams (``scoring/live``, which have their own counts) are not counted; static files are, at
+the little time whitenoise takes to send one.
 """
 
 from __future__ import annotations
@@ -66,25 +66,25 @@ class Account:
 def share_time(application):
     """The ASGI ``application`` behind each client's share of this process's time."""
     accounts: dict[str, Account] = {}
+    most = 10_000  # accounts kept before those that owe nothing and wait for nothing go
 
     def account_of(client: str, now: float) -> Account:
-        if len(accounts) > 10_000:  # let go of the clients that owe nothing and wait for nothing
+        nonlocal most
+        if len(accounts) > most:
             for gone in [key for key, account in accounts.items() if account.idle(now)]:
                 del accounts[gone]
+            most = max(10_000, 2 * len(accounts))  # not again at every request
         if client not in accounts:
             accounts[client] = Account(balance=settings.CLIENT_BURST, at=now)
         return accounts[client]
 
     async def shared(scope, receive, send) -> None:
-        if (
-            scope["type"] != "http"
-            or not settings.CLIENT_SHARE
-            or scope["path"].startswith("/" + settings.STATIC_URL.lstrip("/"))
-        ):
+        client = client_of(scope) if scope["type"] == "http" else None
+        if client is None or not settings.CLIENT_SHARE > 0:
             await application(scope, receive, send)
             return
         now = time.monotonic()
-        account = account_of(client_of(scope), now)
+        account = account_of(client, now)
         if account.queued >= settings.CLIENT_QUEUE:
             await refused(send, account.wait(now))
             return
@@ -105,7 +105,7 @@ def share_time(application):
                     if started is not None:  # no wait past CLIENT_WAIT, however costly
                         now = time.monotonic()
                         account.wait(now)  # filled up to now, then charged
-                        floor = -settings.CLIENT_SHARE * settings.CLIENT_WAIT
+                        floor = -settings.CLIENT_SHARE * max(0.0, settings.CLIENT_WAIT)
                         took = spent[0] if spent else now - started  # else its wall time
                         account.balance = max(floor, account.balance - took)
                     account.turn.release()
@@ -146,15 +146,19 @@ def noting_cpu(wsgi_application):
     return application
 
 
-def client_of(scope) -> str:
+def client_of(scope) -> str | None:
     """The client of an ASGI request as ``limits.client_group`` counts it (read from the
-    scope: a Django request made here could fail on what Django refuses later, with a 400)."""
+    scope: a Django request made here could fail on what Django refuses later, with a 400);
+    None when the request says no address at all (a Unix socket with no proxy header): such
+    clients are not told apart, so none is counted."""
     header = settings.RATELIMIT_CLIENT_HEADER  # e.g. HTTP_X_FORWARDED_FOR
     name = header.removeprefix("HTTP_").replace("_", "-").lower().encode()
-    given = b",".join(v for n, v in scope.get("headers", ()) if header and n.lower() == name)
-    if not header and not warned and any(n == b"x-forwarded-for" for n, _ in scope["headers"]):
+    headers = scope.get("headers", ())
+    given = b",".join(v for n, v in headers if header and n.lower() == name)
+    if not header and not warned and any(n.lower() == b"x-forwarded-for" for n, _ in headers):
         warn_of_proxy()
-    return group_of(address_of(given.decode("latin-1"), (scope.get("client") or ("",))[0]))
+    address = address_of(given.decode("latin-1"), (scope.get("client") or ("",))[0])
+    return None if address == "0.0.0.0" else group_of(address)
 
 
 warned = False

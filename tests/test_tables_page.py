@@ -95,9 +95,10 @@ def test_the_standings_are_shown_in_both_languages():
 
 def test_the_period_looks_at_this_month_this_year_or_everything():
     table, games = evening_table()
-    now = timezone.now()
+    now = timezone.localtime()  # the table's months are the server's (TIME_ZONE), not UTC's
+    last_month = now.replace(day=1, hour=12) - timedelta(days=1)
     Game.objects.filter(pk=games[0].pk).update(created_at=now - timedelta(days=800))
-    Game.objects.filter(pk=games[1].pk).update(created_at=now.replace(day=1) - timedelta(days=1))
+    Game.objects.filter(pk=games[1].pk).update(created_at=last_month)
     client = phone()
     counts = {}
     for period in ("all", "year", "month"):

@@ -168,6 +168,9 @@ def app_servers(tmp_path: Path, asgi: bool = False, **settings: str) -> Iterator
         **PRODUCTION,
         "ALLOWED_HOSTS": "127.0.0.1",
         "HTTPS": "0",
+        # A browser taps as fast as the pages answer, every phone of a test from 127.0.0.1:
+        # each client's share would pace them (tests/test_shares.py shows it does).
+        "CLIENT_SHARE": "0",
         "STATIC_ROOT": str(tmp_path / "static"),
         "DATABASE_URL": f"sqlite:///{tmp_path / 'shared.sqlite3'}",
         **settings,

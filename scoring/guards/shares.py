@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 
 from scoring.guards.limits import address_of, group_of
+from scoring.live.stream import answer
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +94,6 @@ def share_time(application):
             await account.turn.acquire()
             started: float | None = None  # when the request went to the application
             held = True  # its client's turn
-
             spent: list[float] = []  # filled by noting_cpu in the request's thread
 
             def charge() -> None:
@@ -181,10 +181,6 @@ async def refused(send, wait: float) -> None:
     text = (
         "Trop de demandes de votre part : réessayez dans un moment.\n"
         "Too many requests from you: try again in a moment.\n"
-    ).encode()
-    headers = [
-        (b"content-type", b"text/plain; charset=utf-8"),
-        (b"retry-after", str(max(1, math.ceil(wait))).encode()),
-    ]
-    await send({"type": "http.response.start", "status": 429, "headers": headers})
-    await send({"type": "http.response.body", "body": text})
+    )
+    retry = str(max(1, math.ceil(wait))).encode()
+    await answer(send, 429, text.encode(), [(b"retry-after", retry)])

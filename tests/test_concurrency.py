@@ -218,3 +218,69 @@ def test_a_rematch_while_the_table_renames_its_players_is_saved_and_renamed_too(
     # Both games renamed: the rematch too, made while the rename waited for its game.
     players = Game.objects.filter(table=table).order_by("pk").values_list("players", flat=True)
     assert list(players) == [["Léa", "Marco"], ["Léa", "Marco"]]
+
+
+def test_a_table_renamed_while_a_phone_plays_answers_every_request_without_a_500(live_server):
+    """Issue #47: one phone reads the sheet and saves rounds of the table's game while two
+    phones rename and merge back its players and a fourth starts rematches: every answer is
+    a page or a clear refusal, every saved round is kept, with its players' names as renamed."""
+    client = Phone(live_server.url)
+    table = Table.objects.create(name="Jeudis", players=["Bo", "Léa"])
+    game = Game.objects.create(variant="dutch", players=["Bo", "Léa"])
+    table.attach(game)
+    sheet = f"/g/{game.edit_key}/"
+    rename = f"/t/{table.edit_key}/rename/"
+    statuses: list[int] = []
+    saved = []
+    stop = threading.Event()
+
+    def player() -> None:
+        for number in range(1, 31):
+            try:
+                page = client.get(sheet)
+            except Exception as error:  # an HTTP error status: counted, as the phone saw it
+                statuses.append(getattr(error, "code", 0))
+                continue
+            statuses.append(200)
+            posted = {"number": len(saved) + 1, "save": 1, **hands(1, 2), **NOBODY_CALLED}
+            status, _ = client.post(sheet, posted)
+            statuses.append(status)
+            if status == 302:
+                saved.append(number)
+            assert "Round" in page or "Manche" in page
+        stop.set()
+
+    def renamer(old: str, new: str) -> None:
+        phone = Phone(live_server.url)
+        phone.get(rename)
+        while not stop.is_set():
+            for a, b in ((old, new), (new, old)):
+                status, _ = phone.post(rename, {"old": a, "new": b, "confirm": "True"})
+                statuses.append(status)
+
+    def rematcher() -> None:
+        phone = Phone(live_server.url)
+        phone.get(sheet)
+        while not stop.is_set():
+            status, _ = phone.post(f"/g/{game.edit_key}/rematch/", {})
+            statuses.append(status)
+            time.sleep(0.2)
+
+    threads = [
+        threading.Thread(target=player),
+        threading.Thread(target=renamer, args=("Bo", "Bob")),
+        threading.Thread(target=renamer, args=("Léa", "Lea")),
+        threading.Thread(target=rematcher),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert not [s for s in statuses if s >= 500 or s == 0], sorted(set(statuses))
+    game.refresh_from_db()
+    rounds = list(game.rounds.live().order_by("position"))
+    assert len(rounds) == len(saved) > 0
+    for stored in rounds:
+        assert set(stored.data["hands"]) == set(game.players)
+    table.refresh_from_db()
+    assert len({name.casefold() for name in table.players}) == len(table.players) == 2

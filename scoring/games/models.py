@@ -201,6 +201,13 @@ class Game(models.Model):
             self.__dict__.pop(memo, None)
         super().refresh_from_db(*args, **kwargs)
 
+    def read_with_rounds(self) -> None:
+        """Read the game again with its rounds, as one change left them: under its row lock,
+        which waits for a change under way (a rename rewrites the players and every round),
+        so that a page never meets rounds newer than the game it scores them with."""
+        with self._locked():
+            self.live_rounds()
+
     def live_rounds(self) -> list[Round]:
         """The rounds in order."""
         if "_live_rounds" not in self.__dict__:

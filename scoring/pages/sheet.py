@@ -267,13 +267,14 @@ def saved_context(request: HttpRequest, game: Game, cleared_undo: bool) -> dict:
     history and the story. The history and the story are drawn here for the new version and
     kept (``kept_key``): the other phones of the table, which ask for them at once, find them
     drawn."""
+    game.read_with_rounds()
     return sheet_context(request, game, new_round_form(game)) | {"cleared_undo": cleared_undo}
 
 
 def conflict_context(request: HttpRequest, game: Game, posted) -> dict:
     """The sheet when another phone saved round ``posted["number"]`` first: this phone's
     ``posted`` hands kept in the form as the next round, and the round stored there."""
-    game.refresh_from_db()
+    game.read_with_rounds()
     sheet = game.score()
     number = posted.get("number", "")
     known = number.isascii() and number.isdigit() and 0 < int(number) <= len(sheet.rounds)
@@ -293,7 +294,7 @@ def misplaced_round(request: HttpRequest, game: Game, number: int) -> dict:
     """A round sent from offline for ``number``, which is not where the phone expected it:
     the round stored there, if any, and the number this phone's round would take as the
     next one."""
-    game.refresh_from_db()
+    game.read_with_rounds()
     rounds = game.live_rounds()
     sheet = game.score()
     answer = {
@@ -326,8 +327,10 @@ def qr_svg(url: str) -> str:
 
 
 def find_game(link: str, key: str) -> Game:
-    """The game reached by an edit (``link="edit"``) or share key."""
-    return get_object_or_404(Game, **{key_column(link): key})
+    """The game reached by an edit (``link="edit"``) or share key, read with its rounds."""
+    game = get_object_or_404(Game, **{key_column(link): key})
+    game.read_with_rounds()
+    return game
 
 
 def find_round(game: Game, round_id: int) -> tuple:

@@ -119,7 +119,7 @@ def test_two_rematch_taps_make_one_game(phone: Page, live_server, browser):
     phone.go_back()
     phone.reload()
     expect(phone.get_by_role("button", name=button)).to_have_count(0)
-    phone.get_by_role("link", name="Go to the rematch").first.tap()
+    phone.get_by_role("link", name="Go to the next game").first.tap()
     expect(phone).to_have_url(second_phone.url)
     assert Game.objects.count() == 2
     other.close()

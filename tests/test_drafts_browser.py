@@ -245,20 +245,31 @@ def test_a_correction_keeps_its_draft_and_saves_to_the_sheets_address(phone: Pag
     shoot(phone, f"23-correction-{phone.viewport_size['width']}")
 
 
-def test_a_live_update_moves_the_form_and_its_draft_to_the_next_round(
+def second_scorer(browser, sheet: str) -> Page:
+    """Another phone with the edit link, in French at 360×740."""
+    other = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True, locale="fr-FR"
+    ).new_page()
+    other.goto(sheet)
+    return other
+
+
+def test_a_round_saved_by_another_phone_holds_the_hands_typed_here_until_the_table_chooses(
     page: Page, live_server, browser
 ):
+    """Two scorers type round 1 (issue #43): the other phone saves first. This phone is told in
+    place, sees the saved round, and its hands stay at round 1 (a Save there is refused) across
+    a reload, until a tap saves them as round 2 on purpose."""
     game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
     sheet = f"{live_server.url}/g/{game.edit_key}/"
     page.goto(sheet)
     page.locator("#id_total_0").tap()
     page.keyboard.type("4")
-    draft_holds(page, "4")
+    page.locator("#id_total_1").tap()
+    page.keyboard.type("6")
+    draft_holds(page, "6")
 
-    other = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="fr-FR"
-    ).new_page()
-    other.goto(sheet)
+    other = second_scorer(browser, sheet)
     other.locator("#id_total_0").fill("1")
     other.locator("#id_total_1").fill("2")
     other.locator(".calls label", has_text="Marc").first.tap()
@@ -266,20 +277,87 @@ def test_a_live_update_moves_the_form_and_its_draft_to_the_next_round(
     expect(other.locator(".round-form h2")).to_have_text("Manche 2")
     other.context.close()
 
-    expect(page.locator(".round-form h2")).to_have_text("Round 2", timeout=10_000)
-    expect(page.locator("button[name=save]")).to_have_text("Save round 2")
+    notice = page.locator(".overtaken")
+    expect(notice).to_contain_text("Round 1 was just saved from another phone", timeout=10_000)
+    expect(page.locator("#round-1")).to_be_visible()  # the saved round, on the sheet
+    expect(page.locator(".round-form h2")).to_have_text("Round 1")
     expect(page.locator("#id_total_0")).to_have_value("4")
+    shoot(page, f"24-overtaken-{page.viewport_size['width']}")
     page.reload()
-    expect(page.locator("#id_total_0")).to_have_value("4")
-    page.locator("#id_total_1").tap()
-    page.keyboard.type("6")
+    expect(notice).to_contain_text("Round 1 was just saved from another phone")
+    expect(page.locator("#id_total_1")).to_have_value("6")
     page.locator(".calls label", has_text="Léa").first.tap()
-    page.get_by_role("button", name="Save round 2").tap()
+    notice.get_by_role("button", name="Save mine as round 2").tap()
     expect(page.locator(".round-form h2")).to_have_text("Round 3")
     assert [r.data["hands"] for r in Round.objects.order_by("position")] == [
         {"Léa": 1, "Marc": 2},
         {"Léa": 4, "Marc": 6},
     ]
+    no_draft_left(page)
+
+
+def test_the_same_round_typed_on_two_phones_is_stored_once(page: Page, live_server, browser):
+    """The issue's evening: both phones type round 1 with the same hands, caller Léa. The
+    second Save, held by the live update, is refused at round 1 and stores nothing; a Save that
+    met no live update (polls cut) is the same round: stored once, and said so."""
+    game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
+    sheet = f"{live_server.url}/g/{game.edit_key}/"
+    page.goto(sheet)
+    for phone in (page,):
+        phone.locator("#id_total_0").fill("3")
+        phone.locator("#id_total_1").fill("5")
+        phone.locator(".calls label", has_text="Léa").first.tap()
+    other = second_scorer(browser, sheet)
+    other.route("**/live/", lambda route: route.abort())
+    other.locator("#id_total_0").fill("3")
+    other.locator("#id_total_1").fill("5")
+    other.locator(".calls label", has_text="Léa").first.tap()
+
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".round-form h2")).to_have_text("Round 2")
+    other.get_by_role("button", name="Enregistrer la manche 1").tap()
+    expect(other.locator(".messages")).to_contain_text("La manche 1 était déjà enregistrée")
+    expect(other.locator(".round-form h2")).to_have_text("Manche 2")
+    other.context.close()
+    assert Round.objects.count() == 1
+
+
+def test_a_round_held_after_another_phone_saved_it_can_be_discarded(page: Page, live_server):
+    game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    page.locator("#id_total_0").tap()
+    page.keyboard.type("4")
+    draft_holds(page, "4")
+    game.add_round(1, engine.RoundEntry(hands={"Léa": 1, "Marc": 2}))  # another phone
+    notice = page.locator(".overtaken")
+    notice.get_by_role("button", name="Discard my round").tap(timeout=10_000)
+    expect(notice).to_be_hidden()
+    expect(page.locator(".round-form h2")).to_have_text("Round 2")
+    expect(page.locator("#id_total_0")).to_have_value("")
+    no_draft_left(page)
+    assert Round.objects.count() == 1
+
+
+def test_a_form_with_nothing_typed_follows_the_live_round(page: Page, live_server):
+    game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    game.add_round(1, engine.RoundEntry(hands={"Léa": 1, "Marc": 2}))  # another phone
+    expect(page.locator("button[name=save]")).to_have_text("Save round 2", timeout=10_000)
+    expect(page.locator(".overtaken")).to_be_hidden()
+
+
+def test_a_game_ended_on_another_phone_takes_the_form_away(page: Page, live_server):
+    """Dutch's open-ended game, ended by the other scorer: no Save round 2 is left to tap."""
+    game = Game.objects.create(variant="dutch", players=["Léa", "Marc"])
+    game.add_round(1, engine.RoundEntry(hands={"Léa": 1, "Marc": 2}, caller="Léa"))
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    page.locator("#id_total_0").tap()
+    page.keyboard.type("4")
+    Game.objects.get(pk=game.pk).end()  # another phone
+    expect(page.locator("#live-top .winners")).to_be_visible(timeout=10_000)
+    expect(page.locator("#round-form")).to_have_count(0)
+    expect(page.locator("main")).to_contain_text("The game is over: no more rounds can be added.")
+    no_draft_left(page)
 
 
 def test_a_round_saved_elsewhere_first_keeps_mine_as_the_next_until_discarded(

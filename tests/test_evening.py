@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 WORDS = {
     "en": {
         "next": "The next game has started",
-        "go": "Go to the rematch",
+        "go": "Go to the next game",
         "reopen": "Reopen the game",
         "own rules": "This game ended by its own rules: it cannot be reopened.",
         "remove": "Remove from this phone",
@@ -36,7 +36,7 @@ WORDS = {
     },
     "fr": {
         "next": "La partie suivante a commencé",
-        "go": "Aller à la revanche",
+        "go": "Aller à la partie suivante",
         "reopen": "Rouvrir la partie",
         "own rules": "Cette partie s’est terminée selon ses propres règles\u202f: "
         "elle ne peut pas être rouverte.",

@@ -1,4 +1,4 @@
-"""House rules (RULES.md "House rules"): every setting scored in every variant that takes
+"""House rules (docs/rules.md, "House settings"): every setting scored in every variant that takes
 it, hand-computed, and the refusals of bad settings. Pure Python: no Django."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The referee at its edges: every limit from both sides, who deals, and the numbers in the
-notes and refusals. Written against RULES.md and GAME_FORMAT.md so that the mutation run
+notes and refusals. Written against docs/rules.md and docs/game-format.md so that the mutation run
 (``make mutate``) finds every changed comparison, constant and message. Pure Python."""
 
 from __future__ import annotations

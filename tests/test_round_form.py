@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from scoring.games.models import Game, Round
-from scoring.referee import engine
+from scoring.referee import engine, gamefile
 from scoring.referee.variants import VARIANTS
 from tests.helpers import NOBODY_CALLED
 
@@ -203,6 +203,37 @@ def test_the_same_round_sent_twice_is_stored_once_without_a_conflict(client):
     assert Round.objects.count() == 1
 
 
+def test_two_phones_saving_the_same_round_store_it_once_and_the_second_is_told(client):
+    """Issue #43: two scorers type round 1 with the same hands and caller; the second Save
+    (without JavaScript, or with htmx) stores nothing more and says the round was there."""
+    game = Game.objects.create(variant="koubo", players=["Léa", "Marc", "Nina"])
+    posted = {"number": "1", "save": "1", "total_0": "3", "total_1": "4", "total_2": "9"}
+    posted["caller"] = "Nina"
+    Client().post(f"/g/{game.edit_key}/", posted)
+    page = client.post(f"/g/{game.edit_key}/", posted, follow=True).content.decode()
+    assert "Round 1 was already saved with these same hands" in page
+    assert "Save round 2" in page
+    page = client.post(f"/g/{game.edit_key}/", posted, headers={"HX-Request": "true"})
+    assert "Round 1 was already saved with these same hands" in page.content.decode()
+    assert Round.objects.count() == 1
+
+
+def test_other_hands_for_a_round_saved_meanwhile_are_refused_at_its_number(client):
+    """The second scorer's other hands for round 1 are not stored as round 2 by the Save that
+    meant round 1: the page says so and holds them for round 2, saved only by another tap."""
+    game = Game.objects.create(variant="koubo", players=["Léa", "Marc", "Nina"])
+    first = {"number": "1", "save": "1", "total_0": "3", "total_1": "4", "total_2": "9"}
+    Client().post(f"/g/{game.edit_key}/", {**first, "caller": "Nina"})
+    mine = {**first, "total_0": "5", "caller": "Léa"}
+    response = client.post(f"/g/{game.edit_key}/", mine)
+    page = response.content.decode()
+    assert response.status_code == 409 and Round.objects.count() == 1
+    assert "Round 1 was saved from another phone meanwhile." in page
+    assert 'name="number" value="2"' in page and 'name="total_0" value="5"' in page
+    assert client.post(f"/g/{game.edit_key}/", {**mine, "number": "2"}).status_code == 302
+    assert [r.data["caller"] for r in Round.objects.order_by("position")] == ["Nina", "Léa"]
+
+
 def test_a_card_picked_for_a_player_knocked_out_meanwhile_goes_where_the_heading_says(client):
     """Without JavaScript, the hidden target may name a player another phone's round just
     knocked out: the picker shows the first player's hand as its target, and the card goes
@@ -317,7 +348,7 @@ def test_the_question_comes_with_every_other_refusal_and_its_answer_is_kept(clie
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_every_variant_whose_rounds_end_with_a_call_asks(client, variant):
-    """RULES.md: in every Tamalou variant a round ends when a player calls."""
+    """docs/rules.md, Every variant: in every Tamalou variant a round ends when a player calls."""
     game = Game.objects.create(variant=variant, players=["Léa", "Marc"])
     posted = {"number": "1", "save": "1", "total_0": "3", "total_1": "9"}
     page = client.post(f"/g/{game.edit_key}/", posted).content.decode()
@@ -664,3 +695,64 @@ def test_a_post_naming_penalty_row_99999_draws_at_most_16_rows(client, htmx):
     assert "A round has at most 16 penalties." in page and not Round.objects.exists()
     assert page.count('name="penalty-') <= 16 * 3 + 4  # 16 rows of 3 fields, the counts
     assert len(refused.content) < 100_000
+
+
+# --- a round whose every hand is emptied ------------------------------------------------------
+
+
+def referee_scores(variant: str, players: list[str], round_data: dict) -> dict:
+    """The scores of one round as the referee gives them from a game file holding it."""
+    game = {"format": gamefile.GAME_FORMAT, "variant": variant, "players": players}
+    text = json.dumps(game | {"rounds": [round_data]})
+    return engine.score_game(gamefile.read_game(text)).rounds[0].scores
+
+
+def hands_first(page: str) -> bool:
+    """Whether the form says "Enter the hands first." (not only holds it for round.js)."""
+    return 'role="status">Enter the hands first.' in page
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_fontenaysien_round_whose_every_hand_is_emptied_needs_no_total(client, htmx):
+    """A round in which every hand is ticked as emptied and no total is typed is a round (it
+    was refused with "Enter the hands first."): each emptied hand is an empty hand, scored as
+    the referee scores the same round from a game file, -10 each."""
+    game = Game.objects.create(variant="fontenaysien", players=PLAYERS)
+    headers = {"HX-Request": "true"} if htmx else {}
+    posted = {"number": "1", "save": "1", "emptied": PLAYERS}
+    saved = client.post(f"/g/{game.edit_key}/", posted, headers=headers)
+    assert saved.status_code == (200 if htmx else 302), saved.content.decode()[-3000:]
+    assert not hands_first(saved.content.decode())
+    stored = Round.objects.get(game=game).data
+    assert stored == {"hands": {name: [] for name in PLAYERS}, "emptied": PLAYERS}
+    expected = referee_scores("fontenaysien", PLAYERS, stored)
+    assert expected == dict.fromkeys(PLAYERS, -10)
+    game = Game.objects.get(pk=game.pk)
+    assert game.score().rounds[0].scores == expected
+    assert game.score().totals == expected
+
+
+def test_an_emptied_hand_needs_no_total_beside_hands_that_have_one(client):
+    game = Game.objects.create(variant="fontenaysien", players=PLAYERS)
+    posted = {"number": "1", "save": "1", "total_1": "9", "cards_2": "3H 2H", "emptied": ["Léa"]}
+    assert client.post(f"/g/{game.edit_key}/", posted).status_code == 302
+    assert Round.objects.get(game=game).data["hands"] == {
+        "Léa": [],
+        "Marc": 9,
+        "Nina": ["3H", "2H"],
+    }
+    assert Game.objects.get(pk=game.pk).score().rounds[0].scores == {
+        "Léa": -10,
+        "Marc": 10,
+        "Nina": 5,
+    }
+
+
+def test_an_emptied_hand_alone_asks_for_the_other_hands_not_for_the_hands_first(client):
+    game = Game.objects.create(variant="fontenaysien", players=PLAYERS)
+    posted = {"number": "1", "save": "1", "emptied": ["Léa"]}
+    response = client.post(f"/g/{game.edit_key}/", posted)
+    page = response.content.decode()
+    assert response.status_code == 400 and not Round.objects.exists()
+    assert not hands_first(page)
+    assert page.count("Enter this player&#x27;s cards or hand total.") == 2

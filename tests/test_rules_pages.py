@@ -174,6 +174,44 @@ def test_the_sheet_reaches_the_card_lookup_of_its_variant_in_one_tap(client):
     )
 
 
+def card_panel(page: str) -> str:
+    """The words of the rules page's card panel (the answer to a tapped card)."""
+    panel = re.search(r'<div id="card-panel"[^>]*>(.*?)</div>', page, re.S)
+    assert panel, "no card panel"
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", panel[1]))).strip()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "Tap a card to see its value and its power in this variant."),
+        ("fr", "Touchez une carte pour voir sa valeur et son pouvoir dans cette variante."),
+    ],
+)
+@pytest.mark.parametrize(("variant", "settings"), [("koubo", {}), ("tamalou", {"joker_value": 20})])
+def test_the_sheets_cards_and_rules_link_lands_on_a_card_panel_that_says_something(
+    language, words, variant, settings
+):
+    """The sheet's "Cards & rules" link lands on #cards with no card chosen: the card panel
+    was an empty white card there. It says what to do until a card is tapped, then answers."""
+    visitor = Client()
+    visitor.cookies["django_language"] = language
+    game = Game.objects.create(variant=variant, players=["Léa", "Marc"], settings=settings)
+    sheet = visitor.get(f"/g/{game.edit_key}/").content.decode()
+    link = unescape(re.search(r'<a class="rules-link" href="([^"]+)"', sheet)[1])
+    assert link.endswith("#cards") and "back=" in link
+    page = visitor.get(link.removesuffix("#cards")).content.decode()
+    cards = page[page.index('<section id="cards"') :]
+    assert card_panel(cards) == words
+    assert cards.index('id="card-panel"') < cards.index('class="lookup-grid"')
+    assert len(re.findall(r'<a class="pick', cards)) == len(VARIANTS[variant](**settings).deck())
+    # A tap on a card (its link, as the page gives it) fills the same panel with its answer.
+    tap = unescape(re.search(r'<a class="pick[^"]*" href="([^"]+)"', cards)[1])
+    answer = visitor.get(link.split("?")[0] + tap.removesuffix("#cards")).content.decode()
+    assert ("Points" in card_panel(answer)) and words not in card_panel(answer)
+
+
 # --- the languages -------------------------------------------------------------------------
 
 

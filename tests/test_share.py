@@ -164,3 +164,18 @@ def test_the_followed_games_in_french(client):
     home = client.get("/").content.decode()
     assert "Parties suivies sur ce téléphone" in home
     assert "son lien en lecture seule l’ouvre toujours" in home
+
+
+@pytest.mark.parametrize("link", ["share", "edit"])
+def test_a_link_that_appears_with_the_first_round_comes_with_the_live_part(client, link):
+    """Issue #43: a sheet opened before round 1 offers no spreadsheet; the live part that
+    brings round 1 brings its link too, without a reload."""
+    game = make_game()
+    key = game.share_key if link == "share" else game.edit_key
+    prefix = "s" if link == "share" else "g"
+    page = client.get(f"/{prefix}/{key}/").content.decode()
+    assert "sheet.csv" not in page
+    assert save(Client(), game, 1, 3, 4, **NOBODY_CALLED).status_code == 302
+    live = client.get(f"/{prefix}/{key}/live/", headers={"HX-Request": "true"}).content.decode()
+    assert f'href="/{prefix}/{key}/sheet.csv"' in live
+    assert 'id="game-actions" hx-swap-oob="true"' in live

@@ -222,8 +222,8 @@ def test_a_round_said_aloud_fills_the_form_and_is_saved_by_one_tap(
 @pytest.mark.django_db(transaction=True)
 def test_what_is_not_heard_is_left_as_it_was_and_named(phone: Page, live_server):
     """A name said without a number, a half where the game has none: those fields stay empty
-    and the line names them; a second go fills only what it hears, a hand of cards picked before
-    gives way to the total said."""
+    and the line names them (the half with its number); a second go fills only what it hears, a
+    hand of cards picked before gives way to the total said."""
     page = phone
     page.add_init_script(STAND_IN)
     game = Game.objects.create(variant="tamalou", players=["Maxime", "Jean-Pierre", "Chloé"])
@@ -237,7 +237,9 @@ def test_what_is_not_heard_is_left_as_it_was_and_named(phone: Page, live_server)
     mic.tap()
     said = page.locator(".round-form .said")
     expect(said).to_contain_text("Heard: Maxime 4, Chloé called.")
-    expect(said.locator(".missed")).to_have_text("No number for Jean-Pierre, Chloé.")
+    expect(said.locator(".missed")).to_have_text(
+        ["Not a possible hand total in this game: Jean-Pierre 6.5.", "No number for Chloé."]
+    )
     expect(page.locator("#id_total_0")).to_have_value("4")
     expect(page.locator("#id_cards_0")).to_have_value("")  # the total said replaces the king
     expect(page.locator('.hand[data-seat="0"] .chips .chip')).to_have_count(0)
@@ -263,6 +265,110 @@ def test_what_is_not_heard_is_left_as_it_was_and_named(phone: Page, live_server)
     page.get_by_role("button", name="Say the round").tap()  # silence
     expect(said).to_have_text("Nothing heard: tap the microphone and say the round again.")
     expect(page.locator("#id_total_1")).to_have_value("0")  # as typed, left alone
+    assert not Round.objects.exists()
+
+
+# Sentences a table said that once answered "Nothing heard", or skipped a player silently
+# (Cabo bruxellois: a hand from −4 to 338), and what the line under the heading says of each.
+BEYOND = {
+    "en": {
+        "said": [
+            "Lea 340, Marc 9",
+            "Omar 340",
+            "Omar one hundred fifty",
+            "two penalty points for Nina",
+        ],
+        "lines": [
+            [
+                "Heard: Marc 9.",
+                "Out of range for a hand (from −4 to 338): Léa 340.",
+                "No number for Nina, Omar, Zoé.",
+                "Check, then save.",
+            ],
+            [
+                "Out of range for a hand (from −4 to 338): Omar 340.",
+                "No number for Léa, Nina, Zoé.",
+            ],
+            ["Heard: Omar 150.", "No number for Léa, Nina, Zoé.", "Check, then save."],
+            ["Heard: penalty 2 for Nina.", "No number for Léa, Nina, Zoé.", "Check, then save."],
+        ],
+    },
+    "fr": {
+        "said": [
+            "Léa 340, Marc 9",
+            "Omar 340",
+            "Omar cent cinquante",
+            "deux points de pénalité pour Nina",
+        ],
+        "lines": [
+            [
+                "Entendu\u202f: Marc 9.",
+                "Hors limites pour une main (de −4 à 338)\u202f: Léa 340.",
+                "Pas de nombre pour Nina, Omar, Zoé.",
+                "Vérifiez, puis enregistrez.",
+            ],
+            [
+                "Hors limites pour une main (de −4 à 338)\u202f: Omar 340.",
+                "Pas de nombre pour Léa, Nina, Zoé.",
+            ],
+            [
+                "Entendu\u202f: Omar 150.",
+                "Pas de nombre pour Léa, Nina, Zoé.",
+                "Vérifiez, puis enregistrez.",
+            ],
+            [
+                "Entendu\u202f: pénalité de 2 pour Nina.",
+                "Pas de nombre pour Léa, Nina, Zoé.",
+                "Vérifiez, puis enregistrez.",
+            ],
+        ],
+    },
+}
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_a_number_said_is_placed_or_named_with_its_player(page: Page, live_server, language):
+    """Léa's 12, typed before, is emptied when the table says 340 for her (no hand of the game
+    reaches it): the line names her with that number, never "Nothing heard" and never her old
+    12 kept as if heard. 150 said in words is placed; penalty points said before their words
+    and "for" go to the player named after."""
+    page.add_init_script(STAND_IN)
+    speak(page, live_server, language)
+    text = BEYOND[language]
+    game = Game.objects.create(
+        variant="cabo_bruxellois", players=["Léa", "Marc", "Nina", "Omar", "Zoé"]
+    )
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    page.locator("#id_total_0").fill("12")
+    page.evaluate("(said) => { for (const one of said) window.toSay.push([[one]]); }", text["said"])
+    mic = page.locator("button[data-say]")
+    lines = page.locator(".round-form .said p")
+
+    mic.tap()  # Léa 340, Marc 9
+    expect(lines).to_have_text(text["lines"][0])
+    expect(page.locator("#id_total_0")).to_have_value("")  # not her old 12
+    expect(page.locator("#id_total_0")).not_to_have_class(re.compile(r"\bheard\b"))
+    expect(page.locator('.hand[data-seat="0"] .total')).to_have_text("–")
+    expect(page.locator("#id_total_1")).to_have_value("9")
+    expect(mic).to_have_attribute("aria-pressed", "false")
+
+    mic.tap()  # Omar 340
+    expect(lines).to_have_text(text["lines"][1])
+    expect(page.locator("#id_total_3")).to_have_value("")
+    expect(mic).to_have_attribute("aria-pressed", "false")
+
+    mic.tap()  # Omar 150, in words
+    expect(lines).to_have_text(text["lines"][2])
+    expect(page.locator("#id_total_3")).to_have_value("150")
+    expect(mic).to_have_attribute("aria-pressed", "false")
+
+    mic.tap()  # two penalty points for Nina
+    expect(lines).to_have_text(text["lines"][3])
+    expect(page.locator("#id_penalty-0-player")).to_have_value("Nina")
+    expect(page.locator("#id_penalty-0-points")).to_have_value("2")
+    expect(page.locator("#id_total_1")).to_have_value("9")  # kept from the first go
     assert not Round.objects.exists()
 
 

@@ -203,6 +203,20 @@ def test_an_ended_game_shows_its_moments_with_the_card_in_hands_most_often(clien
     assert re.search(r"2♣</span> .*3♥</span> .*K♠</span> \(2 times\)", page)
 
 
+def test_the_joker_counts_among_the_cards_in_hands_most_often_whatever_ties(client):
+    """Issue #43: four cards held twice each, the joker among them (last in deck order): every
+    one is named, the joker too."""
+    game = make_game("tamalou", ("Léa", "Marc"))
+    hands = [("KS 3H JOKER", "QS 2C"), ("3H 2C", "KS JOKER QD")]
+    for number, (lea, marc) in enumerate(hands, 1):
+        Round.objects.create(
+            game=game, position=number, data={"hands": {"Léa": lea.split(), "Marc": marc.split()}}
+        )
+    client.post(f"/g/{game.edit_key}/end/")
+    page = client.get(f"/g/{game.edit_key}/").content.decode()
+    assert re.search(r"2♣</span> .*3♥</span> .*K♠</span> .*joker</span> \(2 times\)", page)
+
+
 def test_rematch_keeps_the_players_and_moves_the_deal_on_each_time(client):
     game = make_game("koubo", ("Léa", "Marc", "Nina"), {"rounds": 1})
     game.first_dealer = 2
@@ -431,3 +445,29 @@ def test_the_count_of_finished_games_agrees_with_its_number_in_both_languages(cl
     save(client, games[2], 2, (1, 9))
     french = in_french(client, "/stats/").content.decode()
     assert "D’après les 3 parties que connaît ce téléphone (2 terminées)" in french
+
+
+def test_every_stored_fact_of_a_round_is_on_its_sheet(client):
+    """Issue #43: emptied hands, penalties and their reasons, the caller, the counter-caller
+    and the penalty cards stored with a round are each shown where the round is."""
+    data = {
+        "format": gamefile.GAME_FORMAT,
+        "variant": "dutch",
+        "players": ["Léa", "Marc", "Nina"],
+        "rounds": [
+            {
+                "hands": {"Léa": 0, "Marc": 7, "Nina": 9},
+                "caller": "Marc",
+                "emptied": ["Léa"],
+                "penalties": [{"player": "Nina", "points": 5, "reason": "looked at a card"}],
+            }
+        ],
+    }
+    game = Game.objects.store(gamefile.game_from_json(data))
+    page = client.get(f"/g/{game.edit_key}/").content.decode()
+    history = page[page.index('id="history"') :]
+    assert "Emptied hand: Léa" in history
+    assert "Marc called Dutch" in history
+    assert "Nina: 5 penalty points (looked at a card)" in history
+    shared = client.get(f"/s/{game.share_key}/").content.decode()
+    assert "Emptied hand: Léa" in shared

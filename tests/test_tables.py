@@ -203,6 +203,35 @@ def test_a_table_key_that_is_no_tables_starts_a_game_of_no_table():
     assert "Start the game" in page
 
 
+def test_a_game_started_from_the_table_is_offered_on_every_page_of_the_one_before():
+    """Issue #43: the next game started from the table's page (not by Rematch) is where the
+    finished game's scorers and viewers go on: its sheet links it by the link each phone
+    holds, and a viewer's live part moves on to it by itself."""
+    client = phone()
+    table = make_table(client, players="Léa\nMarc")
+    game = stored_game(["Léa", "Marc"], [[3, 10]], rounds=1)
+    table.attach(game)
+    viewer = phone("fr")
+    share = f"/s/{game.share_key}/"
+    etag = viewer.get(f"{share}live/")["ETag"]
+    data = {"name_0": "Léa", "name_1": "Marc", "dealer": "1", "table": table.edit_key}
+    assert client.post("/new/gabo/", data | {"action": "create"}).status_code == 302
+    new = Game.objects.get(variant="gabo")
+    game.refresh_from_db()
+    assert game.next_game == new
+    sheet = client.get(f"/g/{game.edit_key}/").content.decode()
+    assert f'href="/g/{new.edit_key}/"' in sheet and "Go to the next game" in sheet
+    page = viewer.get(share).content.decode()
+    assert f'href="/s/{new.share_key}/"' in page and new.edit_key not in page
+    live = viewer.get(f"{share}live/", headers={"HX-Request": "true", "If-None-Match": etag})
+    assert live.status_code == 200 and live["HX-Redirect"] == f"/s/{new.share_key}/"
+    # A third game from the table follows the second, not the first again.
+    assert client.post("/new/gabo/", data | {"action": "create"}).status_code == 302
+    new.refresh_from_db()
+    game.refresh_from_db()
+    assert game.next_game == new and new.next_game == Game.objects.latest("created_at")
+
+
 def test_a_rematch_stays_at_the_table():
     client = phone()
     table = make_table(client)

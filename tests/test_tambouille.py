@@ -1,5 +1,5 @@
-"""Tambouille's match sheet, as RULES.md ("Match sheet") and GAME_FORMAT.md ("Tambouille match
-files") settle it: the referee's rules and the files, without Django."""
+"""Tambouille's match sheet, as docs/rules.md ("Tambouille") and docs/game-format.md
+("Tambouille match files") settle it: the referee's rules and the files, without Django."""
 
 from __future__ import annotations
 

@@ -125,7 +125,8 @@ def test_negative_numbers_and_subtractions_in_texts_get_a_minus_sign(before, aft
 @pytest.mark.parametrize(
     ("language", "said"),
     [
-        # The difference is said as its result (RULES.md: true arithmetic, issue 19).
+        # The difference is said as its result (docs/rules.md, Cabo bruxellois: true
+        # arithmetic, issue 19).
         ("en", "Léa called Cabo with 5 but someone had −4: 5 + 9 = 14."),
         ("fr", "Léa a annoncé Cabo avec 5 mais quelqu’un avait −4 : 5 + 9 = 14."),
     ],
@@ -245,3 +246,193 @@ def test_one_word_for_the_number_of_rounds_one_for_the_limit_one_for_the_call(
     assert threshold in sheet
     for word in ("open-ended", "sans limite", "over the limit", "de la limite de"):
         assert word not in sheet, word
+
+
+# --- one imperative form ---------------------------------------------------------------------
+
+# English verbs that open an instruction to the player (a sentence of a msgid in the imperative).
+ENGLISH_IMPERATIVES = {
+    "Add",
+    "Call",
+    "Change",
+    "Check",
+    "Choose",
+    "Clear",
+    "Click",
+    "Copy",
+    "Correct",
+    "Deal",
+    "Delete",
+    "Discard",
+    "Draw",
+    "Edit",
+    "End",
+    "Enter",
+    "Export",
+    "Give",
+    "Go",
+    "Import",
+    "Keep",
+    "Lay",
+    "Leave",
+    "Look",
+    "Make",
+    "Move",
+    "Open",
+    "Pick",
+    "Press",
+    "Reload",
+    "Remove",
+    "Rename",
+    "Reopen",
+    "Replace",
+    "Save",
+    "Say",
+    "Scan",
+    "See",
+    "Set",
+    "Share",
+    "Show",
+    "Shuffle",
+    "Start",
+    "Stop",
+    "Swap",
+    "Take",
+    "Tap",
+    "Tell",
+    "Touch",
+    "Try",
+    "Type",
+    "Undo",
+    "Use",
+    "Wait",
+}
+# French instruction verbs in the infinitive, as a French sentence would open with them.
+FRENCH_INFINITIVES = {
+    "Afficher",
+    "Ajouter",
+    "Annoncer",
+    "Appuyer",
+    "Attendre",
+    "Changer",
+    "Choisir",
+    "Cliquer",
+    "Cocher",
+    "Copier",
+    "Corriger",
+    "Défausser",
+    "Dire",
+    "Distribuer",
+    "Donner",
+    "Échanger",
+    "Effacer",
+    "Enregistrer",
+    "Entrer",
+    "Garder",
+    "Indiquer",
+    "Laisser",
+    "Mélanger",
+    "Modifier",
+    "Montrer",
+    "Ouvrir",
+    "Partager",
+    "Piocher",
+    "Poser",
+    "Prendre",
+    "Recharger",
+    "Regarder",
+    "Remplacer",
+    "Renommer",
+    "Retirer",
+    "Revenir",
+    "Réessayer",
+    "Saisir",
+    "Scanner",
+    "Supprimer",
+    "Taper",
+    "Toucher",
+    "Utiliser",
+    "Vérifier",
+    "Voir",
+}
+SENTENCE = re.compile(r"(?<=[.!?])\s+")  # where a sentence ends and the next begins
+
+
+def catalogue_pairs() -> list[tuple[str, str]]:
+    """Every (English msgid, French msgstr) of the catalogue, plural forms included."""
+    pairs, english = [], ""
+    for line in CATALOGUE.read_text(encoding="utf-8").split("\n"):
+        key, _, text = line.partition(" ")
+        if key in ("msgid", "msgid_plural"):
+            english = text[1:-1]
+        elif key.startswith("msgstr") and text[1:-1] and english:
+            pairs.append((english, text[1:-1]))
+    return pairs
+
+
+def first_word(sentence: str) -> str:
+    return re.match(r"[\w’']*", sentence.lstrip('«\u202f “"(')).group().rstrip("’'")
+
+
+def instruction_forms(english: str, french: str) -> list[str]:
+    """The French sentences of one entry that give an English imperative sentence as an
+    infinitive (sentences paired in order; the whole entry when their counts differ)."""
+    said, written = SENTENCE.split(english), SENTENCE.split(french)
+    if len(said) != len(written):
+        said = (
+            [english] * len(written)
+            if any(first_word(s) in ENGLISH_IMPERATIVES for s in said)
+            else [""] * len(written)
+        )
+    return [
+        sentence
+        for source, sentence in zip(said, written, strict=True)
+        if first_word(source) in ENGLISH_IMPERATIVES
+        and first_word(sentence) in FRENCH_INFINITIVES
+        and sentence.endswith(".")
+    ]
+
+
+def test_the_french_catalogue_uses_one_imperative_form():
+    """The catalogue speaks to the player as « vous »: a sentence telling the player what to
+    do (an English imperative sentence, ended by a period) is a « vous » imperative in French
+    (« Laissez vide pour… », « Regardez une de vos cartes. »), never an infinitive
+    (« Laisser vide… », « Regarder une de ses cartes. »). Controls are the one place for
+    infinitives, as French interfaces write them, and the catalogue writes every one so:
+    button and link labels (« Enregistrer la manche 3 », « Annuler ») and the confirmation
+    questions beside them (« Supprimer la manche 3 ? ») are not sentences a period ends, and
+    no control is a « vous » imperative. An infinitive that is the subject of a sentence
+    (« Utiliser le pouvoir d’une carte n’est jamais obligatoire. », from "Using…") is no
+    instruction."""
+    pairs = catalogue_pairs()
+    assert len(pairs) > 700
+    infinitives = [f for e, f in pairs for f in instruction_forms(e, f)]
+    assert infinitives == [], "a « vous » imperative, as the catalogue's other instructions"
+    controls = [
+        french
+        for english, french in pairs
+        if first_word(english) in ENGLISH_IMPERATIVES
+        and not re.search(r"[.!]$", french)
+        and re.fullmatch(r"[A-ZÀ-Ý]\w*ez", first_word(french))
+    ]
+    assert controls == [], "a control's label is an infinitive, as the catalogue's others"
+
+
+@pytest.mark.parametrize(
+    ("english", "french", "flagged"),
+    [
+        ("Leave empty for none.", "Laisser vide pour aucune.", True),
+        ("Leave empty for none.", "Laissez vide pour aucune.", False),
+        (
+            "The game ends. Leave empty for none.",
+            "La partie finit. Laisser vide pour aucune.",
+            True,
+        ),
+        ("Look at one of your own cards.", "Regarder une de ses propres cartes.", True),
+        ("Delete round %(n)s?", "Supprimer la manche %(n)s\u202f?", False),  # a confirmation
+        ("Save round %(n)s", "Enregistrer la manche %(n)s", False),  # a button
+        ("Draw. Using a power is free.", "Piochez. Utiliser un pouvoir est libre.", False),
+    ],
+)
+def test_an_instruction_in_the_infinitive_is_found(english, french, flagged):
+    assert bool(instruction_forms(english, french)) is flagged

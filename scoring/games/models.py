@@ -388,8 +388,9 @@ class Game(models.Model):
             live = self.rounds.live().order_by("position")
             same = live[number - 1] if 0 < number <= count else None
             if same is not None and same.data == data:
-                # The same round sent again (a second tap on Save, or a retry after its answer
-                # was lost): it is stored already, whatever was saved after it.
+                # The same round sent again (a second tap on Save, a retry after its answer was
+                # lost, or another phone that typed the same hands): it is stored once.
+                same.sent_again = True
                 return same
             if count != number - 1:
                 raise Conflict
@@ -497,6 +498,14 @@ class Game(models.Model):
                 TurnClock.objects.create(game=game, seconds=clock.seconds)
             self._restate(next_game=game)
         return game
+
+    def lead_to(self, game: Game) -> None:
+        """``game`` was started after this one from their table's page (not by Rematch): every
+        page of this game offers it, and its viewers move on to it, as to a rematch. A next
+        game already made (a rematch, or an earlier game from the table) stays."""
+        with self._locked():
+            if self.next_game_id is None:
+                self._restate(next_game=game)
 
     def join(self, table: Table | None) -> None:
         """Put the game in ``table``'s games (None: in no table's). What the game is scored
@@ -971,6 +980,8 @@ class Round(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
     deleted_at = models.DateTimeField(null=True, blank=True)
+    # Set by ``Game.add_round`` on a round that was stored already when it was sent again.
+    sent_again = False
 
     objects = RoundQuerySet.as_manager()
 

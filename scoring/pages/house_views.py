@@ -28,6 +28,7 @@ from scoring.pages.forms import (
 )
 from scoring.pages.house_rules import phone_rule_sets, rule_set_context, sample_round
 from scoring.pages.http import HtmxHttpRequest, private
+from scoring.pages.rules import differences
 from scoring.referee import engine
 from scoring.referee.variants import VARIANTS
 
@@ -49,14 +50,22 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def new_game_page(request, form: NewGameForm, status: int = 200, **shown) -> HttpResponse:
-    """The new-game page: the players, and the house rules builder with this phone's sets."""
+    """The new-game page: the players, and the house rules builder with this phone's sets.
+    The builder opens folded, its settings said in one line (``house_line``) above Start the
+    game (a table's next game starts in one tap); unfolded when a value in it is refused, or
+    (``unfolded``) for a tap inside it answered without JavaScript (a stepper, the sample
+    round), or with the banner of a saved set just picked or saved."""
     table = rule_set_key(str(form["table"].value() or ""))
+    rules = form.shown_rules()
+    settings, name = rules or ({}, "")
     context = {
         "form": form,
         "variant": form.variant,
         "rule_sets": phone_rule_sets(request),
         "known_names": known_names(request),
         "table": Table.objects.filter(edit_key=table).first() if table else None,
+        "house_line": {"name": name, "changes": differences(form.variant.key, settings)},
+        "unfolded": rules is None,
     }
     return render(request, "new_game_variant.html", context | shown, status=status)
 
@@ -132,7 +141,7 @@ def builder_action(request, variant: str, data, rows: int) -> HttpResponse | Non
         if request.htmx:
             context = {"variant": engine.GAMES[variant], **shown}
             return render(request, "new_game_variant.html#preview", context)
-        return new_game_page(request, form, **shown)
+        return new_game_page(request, form, unfolded=True, **shown)
     if action.startswith("rules-"):  # a saved set, of this variant or another
         picked = get_object_or_404(RuleSet, key=rule_set_key(action.removeprefix("rules-")))
         players = typed_players(data, rows)
@@ -142,7 +151,8 @@ def builder_action(request, variant: str, data, rows: int) -> HttpResponse | Non
         return redirect(reverse("new_game") + (f"?{players}" if players else ""))
     if "step" in data or action == "refresh":
         apply_step(data, data.pop("step", [""])[0])
-        return new_game_page(request, NewGameForm(variant=variant, rows=rows, initial=data.dict()))
+        form = NewGameForm(variant=variant, rows=rows, initial=data.dict())
+        return new_game_page(request, form, unfolded=True)
     return None
 
 

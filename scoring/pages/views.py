@@ -290,6 +290,8 @@ def save_round(request: HtmxHttpRequest, key: str) -> HttpResponse:
         if request.htmx:
             return render(request, form.form_partial, context)
         return render(request, form.page, context, status=400)
+    if form.sent_again:
+        messages.info(request, form.sent_again_text())
     cleared_undo = request.session.pop("undo", None) is not None
     finished = game.stored_summary().finished
     if request.htmx:

@@ -11,7 +11,8 @@ Decisions:
 - **Biggest comeback**: how far behind the lowest total of the players still in a winner
   ever was (the leaders while a game goes on); none when they never trailed.
 - **The card in hands most often**: the card entered most often in hands (penalty cards
-  drawn by a caller included), when one was entered at least twice; up to three that tie.
+  drawn by a caller included, jokers as any card), when one was entered at least twice;
+  every card that ties for it, in deck order (a cut would drop the joker, last in that order).
 - **Statistics across games** are per variant and per player name (ignoring case, shown as
   first met). Games played and won count finished games only; the round figures (calls,
   average hand total, best and worst round score) count every round, finished game or not;
@@ -32,8 +33,6 @@ from fractions import Fraction
 
 from scoring.referee.cards import JOKER, RANKS, SUITS, Card
 from scoring.referee.engine import Progress, RoundEntry, RoundResult, ScoreSheet, progress_of
-
-MOST_COMMON_SHOWN = 3
 
 
 @dataclass(frozen=True)
@@ -138,7 +137,7 @@ def common_cards(entries: Iterable[RoundEntry]) -> CommonCards | None:
     if most < 2:
         return None
     tied = sorted((card for card, n in counts.items() if n == most), key=card_order)
-    return CommonCards(tuple(tied[:MOST_COMMON_SHOWN]), most)
+    return CommonCards(tuple(tied), most)
 
 
 def moments(sheet: ScoreSheet, entries: Sequence[RoundEntry]) -> Moments:

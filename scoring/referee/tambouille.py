@@ -1,4 +1,4 @@
-"""Tambouille: a word game with 123 letter cards and no points (seed 004, RULES.md).
+"""Tambouille: a word game with 123 letter cards and no points (docs/rules.md, Tambouille).
 
 The companion keeps a match sheet, not a score sheet: after each turn round (every player
 has played once) the table notes how many cards each player still holds. The match ends

@@ -3,10 +3,12 @@
 // posts to (draftKey: the game, and for a correction that round). Imported by
 // round.js when a draft waits for the form or at the first touch of the form. A draft is
 // dropped when its form is empty again: the round saved (the server draws a fresh form, or
-// none once the game is over; kept offline, keep.js empties the form), or "Clear". If another phone saved the round meanwhile,
-// the draft comes back as the round now entered (the live number, or the one the server
-// draws). A correction's draft is dropped once that round was corrected again (its `edits`).
-import { fillForm } from "./keep.js";
+// none once the game is over; kept offline, keep.js empties the form), or "Clear". If another
+// phone saved the round meanwhile, the form stays at the round it was typed for and says so
+// (`overtaken`): the table saves it as the next round, or discards it, on purpose; the server
+// refuses it at its old number. A correction's draft is dropped once that round was corrected
+// again (its `edits`).
+import { fillForm, renumber } from "./keep.js";
 
 // Where the round being typed on a form is kept: by the address the form posts to, which
 // names the game (and, for a correction, the round).
@@ -116,7 +118,15 @@ export function start() {
   // The draft wins over what the page shows: the server's form, or what the browser put back
   // into some of its fields after Back (radios, hidden fields; not the typed totals).
   const draft = read(form);
-  if (restores(draft, where(form))) restore(form, draft);
+  if (restores(draft, where(form))) {
+    const next = Number(form.elements.number.value);
+    restore(form, draft);
+    // Typed for a round another phone saved since (the page was reloaded): held, as live.
+    if (!draft.edits && Number(draft.number) < next) {
+      renumber(form, Number(draft.number));
+      overtaken(form, next);
+    }
+  }
   save(form);
   // A tap on a chip removes the chip itself (round.js draws them again): the form is looked
   // for on the tap's path as it was dispatched, not around the button, which is gone.
@@ -125,6 +135,7 @@ export function start() {
     if (now && event.composedPath().includes(now)) save(now);
   };
   document.addEventListener("click", clear);
+  document.addEventListener("click", choose);
   document.addEventListener("input", keepTyped);
   document.addEventListener("click", keepTyped); // after round.js: a card picked or removed
   // The form redrawn by the server (a refusal, a save, a live number, a conflict): kept as shown.
@@ -144,4 +155,57 @@ export function start() {
     const now = roundForm();
     if (now && event.detail.elt === now && event.detail.xhr.getResponseHeader("HX-Redirect")) drop(now);
   });
+}
+
+// --- another phone saved this round, or ended the game -------------------------------------
+
+const filled = (text, values) => text.replace(/\{(\w+)\}/g, (whole, name) => values[name] ?? whole);
+
+// Round `number` of the form was saved from another phone, which the sheet now shows: a form
+// with nothing typed goes on to round `next`; one with hands typed stays at its round (the
+// server refuses it there) and says so, with the two ways on.
+export function overtaken(form, next) {
+  const notice = form.querySelector(".overtaken");
+  const number = Number(form.elements.number.value);
+  if (!draftOf([...new FormData(form).entries()], where(form)) || !notice) {
+    renumber(form, next);
+    return;
+  }
+  const values = { n: number, next };
+  notice.querySelector(".says").textContent = filled(notice.dataset.says, values);
+  notice.querySelector(".keeps").textContent = filled(notice.dataset.keeps, values);
+  notice.querySelector("a").href = `#round-${number}`;
+  notice.querySelector("[data-overtaken=save]").textContent = filled(notice.dataset.save, values);
+  notice.dataset.next = String(next);
+  if (notice.hidden) {
+    notice.setAttribute("role", "alert"); // a page drawn with nothing to say has no alert
+    notice.hidden = false;
+    notice.scrollIntoView({ block: "center" });
+  }
+}
+
+// The table's answer to `overtaken`: its hands saved as the next round, or discarded.
+function choose(event) {
+  const button = event.target.closest("[data-overtaken]");
+  const form = roundForm();
+  if (!button || !form?.contains(button)) return;
+  const notice = button.closest(".overtaken");
+  notice.hidden = true;
+  renumber(form, Number(notice.dataset.next));
+  if (button.dataset.overtaken === "discard") {
+    drop(form);
+    fillForm(form, []);
+  } else {
+    form.requestSubmit(form.querySelector("button[name=save]"));
+  }
+  save(form);
+}
+
+// The game was ended from another phone: no round is left to type. The form and its draft go
+// (as when this phone saves the last round), and the form's place says why.
+export function gameOver(form) {
+  drop(form);
+  const said = Object.assign(document.createElement("p"), { className: "callout", textContent: form.dataset.over });
+  said.setAttribute("role", "status");
+  form.replaceWith(said);
 }

@@ -25,6 +25,7 @@ document.addEventListener("htmx:beforeRequest", (event) => {
 // again (their rest fetched again, as when they were opened), and the oldest rounds of a long
 // game, once shown ("Show rounds 1 to N"), are shown again: not closed under the thumb.
 let opened = [];
+let asking = [];
 let earlierShown = false;
 let redrawn = false;
 document.addEventListener("htmx:beforeRequest", (event) => {
@@ -34,6 +35,8 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   if (!event.detail.shouldSwap || !event.detail.serverResponse.includes('id="history"')) return;
   const open = document.querySelectorAll("#history article.round[id] > details[open]");
   opened = [...open].map((details) => details.parentElement.id);
+  // A question the phone has open among the game's actions ("End the game now?") stays open.
+  asking = [...document.querySelectorAll("#game-actions details[open] form")].map((form) => form.action);
   redrawn = true;
 });
 document.addEventListener("htmx:afterSettle", () => {
@@ -42,6 +45,10 @@ document.addEventListener("htmx:afterSettle", () => {
   for (const id of opened.splice(0)) {
     document.querySelector(`#${CSS.escape(id)} > details:not([open])`)?.setAttribute("open", "");
   }
+  for (const form of document.querySelectorAll("#game-actions details form")) {
+    if (asking.includes(form.action)) form.closest("details").setAttribute("open", "");
+  }
+  asking = [];
   if (earlierShown) document.querySelector("#history .earlier a")?.click();
 });
 

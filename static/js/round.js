@@ -185,12 +185,15 @@ document.addEventListener("click", (event) => {
 
 // A tap on Save over a fresh form (a second tap after a save) has nothing to send: say so
 // here. Sent, its answer would redraw the form under the thumb, over what is being typed.
+// A hand ticked as emptied is entered: it needs no total (a round every hand emptied is one).
 const entered = /^(total_\d+|cards_\d+|penalty_cards|penalty-\d+-(player|points|reason))$/;
+const isEntered = (field) =>
+  field.name === "emptied" ? field.checked : entered.test(field.name) && field.value.trim();
 document.addEventListener("htmx:confirm", (event) => {
   const f = event.detail.elt;
   if (!(f instanceof HTMLFormElement) || f.id !== "round-form") return;
   if (event.detail.triggeringEvent?.submitter?.name !== "save") return;
-  if ([...f.elements].some((field) => entered.test(field.name) && field.value.trim())) return;
+  if ([...f.elements].some(isEntered)) return;
   event.preventDefault();
   import("./note.js").then((note) => note.noteUnderHeading(f, "hint empty-hint", "status", f.dataset.empty));
 });
@@ -220,10 +223,18 @@ document.addEventListener(
   true,
 );
 
-// Another phone saved a round (a live update): the form proposes the round now entered (a
-// sheet's form: a correction's page has no live part).
+// A live update: another phone saved a round, or ended the game (a sheet's form: a correction's
+// page has no live part). A form with nothing typed goes on to the round now entered; one with
+// hands typed is held at its round and says so (drafts.js), so that only a tap saves them as the
+// next round. A game over leaves no round to type: the form makes way for the end of the game.
 document.addEventListener("htmx:afterSettle", () => {
   const f = form();
-  const next = Number(document.getElementById("live-top")?.dataset.next);
-  if (f && next > Number(f.elements.number.value)) import("./keep.js").then((keep) => keep.renumber(f, next));
+  const top = document.getElementById("live-top");
+  if (!f || !top || f.elements.edits?.value) return;
+  if ("finished" in top.dataset) {
+    withDrafts().then((module) => module.gameOver(f));
+    return;
+  }
+  const next = Number(top.dataset.next);
+  if (next > Number(f.elements.number.value)) withDrafts().then((module) => module.overtaken(f, next));
 });

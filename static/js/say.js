@@ -24,7 +24,7 @@ function contextOf(form) {
   }
   const lang = document.documentElement.lang || "fr";
   const context = { ...setup, lang, players: [...seats.keys()] };
-  return { context, seats, texts: setup.texts };
+  return { context, seats, texts: setup.texts, range: [setup.lowest, setup.highest] };
 }
 
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, key) => values[key] ?? all);
@@ -58,9 +58,22 @@ function penaltyRow(form, player) {
   return row;
 }
 
-// The form filled with what was heard; what was not is left as it was. The line under the
-// round's heading says both.
-function show(form, heard, { seats, texts, lang }) {
+// A player's hand emptied: no total, no cards (round.js redraws it, drafts.js keeps it so).
+function emptied(form, seat) {
+  const cards = form.elements[`cards_${seat}`];
+  if (cards) cards.value = "";
+  const total = form.elements[`total_${seat}`];
+  total.value = "";
+  total.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+// The form filled with what was heard; what was not is left as it was, except the hand of a
+// player said with a number that cannot be placed (out of range, a half where the game has
+// none, a number not read): that hand is emptied, not left with the number typed or heard
+// before. The table said a new number for that player, so the old one is no longer what it
+// means, and an empty hand is one Save asks about where an old number would be saved unnoticed.
+// The line under the round's heading says all of it, naming each player not placed.
+function show(form, heard, { seats, texts, lang, range }) {
   const number = (value) => shownNumber(value, lang);
   const said = [];
   for (const [name, seat] of seats) {
@@ -70,6 +83,13 @@ function show(form, heard, { seats, texts, lang }) {
     typed(form.elements[`total_${seat}`], String(heard.totals[name]).replace(".", lang === "fr" ? "," : "."));
     said.push(`${name} ${number(heard.totals[name])}`);
   }
+  const notPlaced = [...heard.outOfRange.map(({ player }) => player), ...heard.handUnread];
+  for (const name of notPlaced) emptied(form, seats.get(name));
+  // beyond the lowest or highest hand, or else within them but no hand's total (a half where
+  // the game has none)
+  const [lowest, highest] = range;
+  const beyond = ({ value }) => value < lowest || value > highest;
+  const listed = (found) => found.map(({ player, value }) => `${player} ${number(value)}`).join(", ");
   if (heard.caller) {
     choose(form, "caller", heard.caller);
     const question = form.querySelector(".who-called");
@@ -92,10 +112,22 @@ function show(form, heard, { seats, texts, lang }) {
   }
   const lines = [];
   if (said.length) lines.push(["", fill(texts.heard, { list: said.join(", ") })]);
+  const far = heard.outOfRange.filter(beyond);
+  if (far.length) {
+    const limits = { lowest: number(lowest), highest: number(highest) };
+    lines.push(["missed", fill(texts.outOfRange, { ...limits, list: listed(far) })]);
+  }
+  const within = heard.outOfRange.filter((found) => !beyond(found));
+  if (within.length) lines.push(["missed", fill(texts.notAHand, { list: listed(within) })]);
   if (heard.unknown.length) lines.push(["missed", fill(texts.unknown, { words: heard.unknown.join(", ") })]);
-  // A hand filled before (typed, or heard at an earlier go) is not missing.
-  const empty = heard.noNumber.filter((name) => !form.elements[`total_${seats.get(name)}`]?.value);
-  if (said.length && empty.length) lines.push(["missed", fill(texts.noNumber, { names: empty.join(", ") })]);
+  // A hand filled before (typed, or heard at an earlier go) is not missing; one said with a
+  // number out of range is named above, with its number.
+  const named = new Set(heard.outOfRange.map(({ player }) => player));
+  const empty = heard.noNumber.filter(
+    (name) => !named.has(name) && !form.elements[`total_${seats.get(name)}`]?.value,
+  );
+  const ofHands = said.length || notPlaced.length;
+  if (ofHands && empty.length) lines.push(["missed", fill(texts.noNumber, { names: empty.join(", ") })]);
   if (heard.penaltyUnread.length) {
     lines.push(["missed", fill(texts.penaltyUnread, { names: heard.penaltyUnread.join(", ") })]);
   }
@@ -125,7 +157,7 @@ export function listen(form, button) {
     listening.stop(); // a second tap: enough said
     return;
   }
-  const { context, seats, texts } = contextOf(form);
+  const { context, seats, texts, range } = contextOf(form);
   const Recognition = window.SpeechRecognition || window.webkitSpeechRecognition;
   const recognition = new Recognition();
   const lang = context.lang;
@@ -150,7 +182,7 @@ export function listen(form, button) {
     const heard = parseRound(parts.join(" "), context);
     heardAny = true;
     unmark(form);
-    status(form, show(form, heard, { seats, texts, lang }));
+    status(form, show(form, heard, { seats, texts, lang, range }));
     clearTimeout(quiet);
     if (!heard.noNumber.length && (heard.caller || !context.calls.length)) recognition.stop();
     else quiet = setTimeout(() => recognition.stop(), QUIET_MS);

@@ -6,9 +6,10 @@
 // What the parser knows comes from the page (the round form's data attributes, translated on
 // the server): the players of the round, the call words of every variant, the language's words
 // for a call, a penalty, minus, a half, a counter-call, "by" and a correction, and whether the
-// game has halves and negative totals. Number words (0–100) are this module's, in French
+// game has halves and negative totals. Number words (0–999) are this module's, in French
 // (septante and nonante included) and English. Anything it cannot place is left out and named:
-// a word that is no player's name, a player without a number it could read.
+// a word that is no player's name, a player without a number it could read, a number no hand
+// of the game can reach.
 
 // --- words and names ---------------------------------------------------------------------
 
@@ -26,7 +27,7 @@ const NUMBER_WORDS = {
     zero: 0, rien: 0, un: 1, une: 1, deux: 2, trois: 3, quatre: 4, cinq: 5, six: 6, sept: 7, huit: 8,
     neuf: 9, dix: 10, onze: 11, douze: 12, treize: 13, quatorze: 14, quinze: 15, seize: 16,
     vingt: 20, vingts: 20, trente: 30, quarante: 40, cinquante: 50, soixante: 60, septante: 70,
-    huitante: 80, octante: 80, nonante: 90, cent: 100,
+    huitante: 80, octante: 80, nonante: 90, cent: 100, cents: 100,
   },
   en: {
     zero: 0, nought: 0, nil: 0, nothing: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6,
@@ -124,19 +125,39 @@ function phraseAt(list, pieces, at) {
 }
 
 // A number said in words from `at` ("vingt et un", "quatre-vingt-dix-sept", "soixante douze",
-// "twenty one", "a hundred"): its value and where it ends, or null.
+// "twenty one", "cent cinquante", "deux cents", "trois cent quarante", "a hundred and five"):
+// its value and where it ends, or null.
 function numberWords(pieces, at, lang) {
   const table = NUMBER_WORDS[lang] || NUMBER_WORDS.fr;
   const value = (k) => (pieces[k]?.kind === "word" ? table[pieces[k].text] : undefined);
+  let hundreds = 0;
+  let end = at;
+  if (value(at) === 100) {
+    hundreds = 100;
+    end = at + 1;
+  } else if (value(at) >= 1 && value(at) <= 9 && value(at + 1) === 100) {
+    hundreds = value(at) * 100; // "deux cents", "three hundred"
+    end = at + 2;
+  }
+  if (!hundreds) return belowHundred(pieces, at, lang);
+  const and = lang === "en" && pieces[end]?.text === "and" ? 1 : 0; // "a hundred and five"
+  const rest = belowHundred(pieces, end + and, lang);
+  // "cent zéro" is no number: the zero is a number of its own
+  return rest && rest.value > 0 ? { value: hundreds + rest.value, end: rest.end } : { value: hundreds, end };
+}
+
+// A number from 0 to 99 said in words from `at`, or null.
+function belowHundred(pieces, at, lang) {
+  const table = NUMBER_WORDS[lang] || NUMBER_WORDS.fr;
+  const value = (k) => (pieces[k]?.kind === "word" ? table[pieces[k].text] : undefined);
   let v = value(at);
-  if (v === undefined) return null;
+  if (v === undefined || v >= 100) return null;
   let end = at + 1;
-  if (v === 1 && value(end) === 100) return { value: 100, end: end + 1 }; // "one hundred"
   if (lang !== "en" && v === 4 && value(end) === 20) {
     v = 80; // quatre-vingt(s)
     end += 1;
   }
-  if (v >= 20 && v < 100 && v % 10 === 0) {
+  if (v >= 20 && v % 10 === 0) {
     const next = value(end);
     if (lang !== "en" && pieces[end]?.text === "et" && [1, 11].includes(value(end + 1))) {
       return { value: v + value(end + 1), end: end + 2 }; // vingt et un, soixante et onze
@@ -231,7 +252,11 @@ function multiWordName(spoken, players) {
 }
 
 // Numbers with their sign and half: "moins deux" → −2, "douze et demi" → 12.5, "demi" → 0.5.
-// A minus with no number after it is a number not read.
+// A minus with no number after it is a number not read. Penalty points said before their words
+// ("deux points de pénalité", "two penalty points") become a penalty holding them, so that
+// they go, like any penalty, to the name said next when "pour"/"for" says so ("deux points de
+// pénalité pour Nina"); those words with no number before them are a penalty word like any
+// other, its points said after it or not at all ("points de pénalité pour Nina").
 function numbers(list) {
   const out = [];
   for (let k = 0; k < list.length; k += 1) {
@@ -253,15 +278,22 @@ function numbers(list) {
         k += 1;
       } else out.push(item);
     } else if (item.kind === "half") out.push({ kind: "number", value: 0.5 });
-    else out.push(item);
+    else if (item.kind === "penaltyAfter") {
+      const before = out.at(-1);
+      if (before?.kind === "number" || before?.kind === "unread") {
+        out.pop();
+        out.push({ kind: "penalty", points: before.kind === "number" ? before.value : null });
+      } else out.push({ kind: "penalty" });
+    } else out.push(item);
   }
   return out;
 }
 
 // The pieces grouped by the player (or unknown word) they are said of. A call or a penalty
 // said before any name goes to the first one ("Tamalou par Zoé", "annonce Zoé"); so does a call
-// or a penalty followed by "by"/"for" ("pénalité de cinq pour Marc": the last one said), and a penalty word said
-// last before a name ("Léa douze, pénalité Marc cinq"), and a call word said last before a name
+// or a penalty followed by "by"/"for" ("pénalité de cinq pour Marc", "deux points de pénalité
+// pour Nina": the last one said), and a penalty word said last before a name, its points not
+// said yet ("Léa douze, pénalité Marc cinq"), and a call word said last before a name
 // after a pause the recognizer wrote ("Léa douze, annonce Zoé"; without the comma, Léa called).
 // A number said before any name is nobody's.
 const forNext = (item) => ["call", "counter", "penalty"].includes(item.kind);
@@ -273,7 +305,8 @@ function segments(list) {
   for (const item of list) {
     if (item.kind === "name" || item.kind === "unknown") {
       const last = current?.items.at(-1);
-      if (last?.kind === "penalty" || (last?.kind === "call" && last.afterBreak)) carried.push(current.items.pop());
+      const penaltyWord = last?.kind === "penalty" && !("points" in last);
+      if (penaltyWord || (last?.kind === "call" && last.afterBreak)) carried.push(current.items.pop());
       if (!current) carried = carried.slice(Math.max(0, carried.findIndex(forNext)), carried.some(forNext) ? undefined : 0);
       current = { who: item, items: carried.map(({ afterBreak: _said, ...rest }) => rest) }; // placed
       carried = [];
@@ -297,19 +330,13 @@ function meaning(items) {
   items.forEach((item, k) => {
     if (item.kind === "call") said.call = true;
     if (item.kind === "counter") said.counter = true;
-    if (item.kind === "penalty") {
+    if (item.kind === "penalty" && "points" in item) said.penalty = item.points;
+    else if (item.kind === "penalty") {
       const after = items.findIndex((x, j) => j > k && (x.kind === "number" || x.kind === "unread"));
       const stop = items.findIndex((x, j) => j > k && x.kind === "penalty");
       if (after >= 0 && (stop < 0 || after < stop)) {
         used.add(after);
         said.penalty = items[after].kind === "number" ? items[after].value : null;
-      } else said.penalty = null;
-    }
-    if (item.kind === "penaltyAfter") {
-      const before = k - 1;
-      if (before >= 0 && ["number", "unread"].includes(items[before].kind) && !used.has(before)) {
-        used.add(before);
-        said.penalty = items[before].kind === "number" ? items[before].value : null;
       } else said.penalty = null;
     }
   });
@@ -342,10 +369,14 @@ const PENALTY_RANGE = [-999, 999]; // the referee's MAX_PENALTY
 //   lowest, highest: the hand totals a hand of the game can reach.
 // Returns the totals heard ({name: number}), the caller and counter-caller (or null), the
 // penalties ({player, points}), the words that named nobody (said with a number or a call),
-// the players left without a total, and those whose penalty had no number it could read. The
-// same player said twice: the last wins.
+// the players left without a total (noNumber), and of those, the ones said with a number no
+// hand of the game can reach (outOfRange: {player, value}, in seat order) and the ones said
+// with a number it could not read (handUnread: "Léa moins", "Léa trois quatre"); and the
+// players whose penalty had no number it could read. The same player said twice: the last
+// wins.
 export function parseRound(transcript, context) {
   const heard = { totals: {}, caller: null, counterCaller: null, penalties: {}, unknown: [], penaltyUnread: [] };
+  const notPlaced = {}; // name → the number said that no hand can reach, or null: none read
   for (const group of segments(numbers(items(transcript, context)))) {
     const said = meaning(group.items);
     const something = said.hand !== undefined || said.call || said.counter || said.penalty !== undefined;
@@ -355,8 +386,13 @@ export function parseRound(transcript, context) {
     }
     const name = group.who.name;
     if (said.hand !== undefined) {
-      if (possible(said.hand, context, handRange(context))) heard.totals[name] = said.hand;
-      else delete heard.totals[name];
+      if (possible(said.hand, context, handRange(context))) {
+        heard.totals[name] = said.hand;
+        delete notPlaced[name];
+      } else {
+        delete heard.totals[name];
+        notPlaced[name] = said.hand;
+      }
     }
     if (said.counter && context.words.counter?.length) heard.counterCaller = name;
     else if (said.call) heard.caller = name;
@@ -377,6 +413,10 @@ export function parseRound(transcript, context) {
     penalties: Object.entries(heard.penalties).map(([player, points]) => ({ player, points })),
     unknown: heard.unknown,
     noNumber: context.players.filter((name) => !(name in heard.totals)),
+    outOfRange: context.players
+      .filter((name) => typeof notPlaced[name] === "number")
+      .map((player) => ({ player, value: notPlaced[player] })),
+    handUnread: context.players.filter((name) => notPlaced[name] === null),
     penaltyUnread: heard.penaltyUnread,
   };
 }

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { bestReading, matchName, parseRound } from "../../static/js/speech.js";
-import { GAMES, ROUNDS } from "./spoken-rounds.mjs";
+import { GAMES, ROUNDS, SAID_ALONE } from "./spoken-rounds.mjs";
 
 // The words the round form gives the parser (HandsForm.speech, in each language: a pytest
 // checks the pages carry these).
@@ -18,37 +18,54 @@ function context(lang, game) {
 
 const five = (lang) => context(lang, "cabo");
 
+// A spoken round read with its game's hand range, as the page gives it: its fields read as
+// meant, or left empty and named (with the number said, for a hand out of range). Returns how
+// many fields were read right and how many were left empty.
+function checked(round) {
+  const game = GAMES[round.game];
+  const heard = parseRound(round.say, { ...context(round.lang, round.game), lowest: game.lowest, highest: game.highest });
+  const left = { totals: [], unknown: [], penalties: [], outOfRange: {}, ...round.left };
+  const where = `${round.lang}: ${round.say}`;
+  let right = 0;
+  let named = 0;
+  for (const name of game.players) {
+    if (left.totals.includes(name)) {
+      assert.equal(heard.totals[name], undefined, `${where}: ${name} should be left empty`);
+      assert.ok(heard.noNumber.includes(name), `${where}: ${name} should be named`);
+      named += 1;
+    } else {
+      assert.equal(heard.totals[name], round.meant.totals[name], `${where}: ${name}`);
+      assert.ok(!heard.noNumber.includes(name), where);
+      right += 1;
+    }
+  }
+  const outOfRange = Object.entries(left.outOfRange).map(([player, value]) => ({ player, value }));
+  assert.deepEqual(heard.outOfRange, outOfRange, `${where}: numbers out of range`);
+  assert.equal(heard.caller, round.meant.caller ?? null, `${where}: the caller`);
+  assert.equal(heard.counterCaller, round.meant.counterCaller ?? null, `${where}: the counter-caller`);
+  const penalties = Object.entries(round.meant.penalties || {})
+    .filter(([player]) => !left.penalties.includes(player))
+    .map(([player, points]) => ({ player, points }));
+  assert.deepEqual(heard.penalties, penalties, `${where}: the penalties`);
+  assert.deepEqual(heard.penaltyUnread, left.penalties, `${where}: penalties not read`);
+  assert.deepEqual(heard.unknown, left.unknown, `${where}: names not understood`);
+  return { right: right + 1 + penalties.length, named };
+}
+
 test("40 rounds as tables say them: every field read as meant, or left empty and named", () => {
   assert.ok(ROUNDS.length >= 40);
   let right = 0;
   let named = 0;
   for (const round of ROUNDS) {
-    const game = GAMES[round.game];
-    const heard = parseRound(round.say, context(round.lang, round.game));
-    const left = { totals: [], unknown: [], penalties: [], ...round.left };
-    const where = `${round.lang}: ${round.say}`;
-    for (const name of game.players) {
-      if (left.totals.includes(name)) {
-        assert.equal(heard.totals[name], undefined, `${where}: ${name} should be left empty`);
-        assert.ok(heard.noNumber.includes(name), `${where}: ${name} should be named`);
-        named += 1;
-      } else {
-        assert.equal(heard.totals[name], round.meant.totals[name], `${where}: ${name}`);
-        assert.ok(!heard.noNumber.includes(name), where);
-        right += 1;
-      }
-    }
-    assert.equal(heard.caller, round.meant.caller ?? null, `${where}: the caller`);
-    assert.equal(heard.counterCaller, round.meant.counterCaller ?? null, `${where}: the counter-caller`);
-    const penalties = Object.entries(round.meant.penalties || {})
-      .filter(([player]) => !left.penalties.includes(player))
-      .map(([player, points]) => ({ player, points }));
-    assert.deepEqual(heard.penalties, penalties, `${where}: the penalties`);
-    assert.deepEqual(heard.penaltyUnread, left.penalties, `${where}: penalties not read`);
-    assert.deepEqual(heard.unknown, left.unknown, `${where}: names not understood`);
-    right += 1 + penalties.length;
+    const fields = checked(round);
+    right += fields.right;
+    named += fields.named;
   }
   assert.ok(right > named * 10, `${right} fields right, ${named} left empty and named`);
+});
+
+test("a part of a round said alone: what it says is read, every player it leaves out is named", () => {
+  for (const round of SAID_ALONE) checked(round);
 });
 
 const FRENCH = [
@@ -109,6 +126,39 @@ test("every number from 0 to 100 in English words", () => {
   assert.equal(parseRound("Marc a hundred", five("en")).totals.Marc, 100);
 });
 
+// Every number from 0 to 999 written out: the hundreds ("cent", "deux cents", "trois cent
+// quarante"; "one hundred", "two hundred and five") then the rest as below a hundred.
+function frenchHundreds(n) {
+  if (n < 100) return french(n);
+  const rest = n % 100;
+  const head = n < 200 ? "cent" : `${FRENCH[Math.floor(n / 100)]} cent${rest ? "" : "s"}`;
+  return rest ? `${head} ${french(rest)}` : head;
+}
+
+function englishHundreds(n) {
+  if (n < 100) return english(n);
+  const head = `${ENGLISH[Math.floor(n / 100)]} hundred`;
+  return n % 100 ? `${head} and ${english(n % 100)}` : head;
+}
+
+test("every number from 0 to 999 in French and English words, hundreds included", () => {
+  const fr = frenchHundreds;
+  const en = englishHundreds;
+  assert.equal(fr(200), "deux cents");
+  assert.equal(fr(340), "trois cent quarante");
+  assert.equal(en(205), "two hundred and five");
+  for (let n = 0; n <= 999; n += 1) {
+    for (const said of [fr(n), fr(n).replaceAll("-", " ")]) {
+      assert.equal(parseRound(`Marc ${said}`, five("fr")).totals.Marc, n, said);
+    }
+    for (const said of [en(n), en(n).replace(" and ", " ")]) {
+      assert.equal(parseRound(`Marc ${said}`, five("en")).totals.Marc, n, said);
+    }
+  }
+  assert.equal(parseRound("Marc a hundred and fifty", five("en")).totals.Marc, 150);
+  assert.equal(parseRound("Marc cent cinquante et demi", context("fr", "tamoul")).totals.Marc, 150.5);
+});
+
 test("numbers in digits, with a sign or a decimal comma, in either language", () => {
   const tamoul = context("fr", "tamoul");
   assert.equal(parseRound("Marc 12", five("fr")).totals.Marc, 12);
@@ -126,6 +176,35 @@ test("a total no hand of the game can reach is left empty and named", () => {
   const heard = parseRound("Nicolas 1213, Théo moins trois, Héloïse 130", koubo);
   assert.deepEqual(heard.totals, { Héloïse: 130 });
   assert.deepEqual(heard.noNumber, ["Nicolas", "Théo"]);
+  // named with the number said, in seat order
+  assert.deepEqual(heard.outOfRange, [
+    { player: "Nicolas", value: 1213 },
+    { player: "Théo", value: -3 },
+  ]);
+  assert.deepEqual(heard.handUnread, []);
+  const hundred = parseRound("Théo cent cinquante", koubo);
+  assert.deepEqual(hundred.totals, {});
+  assert.deepEqual(hundred.outOfRange, [{ player: "Théo", value: 150 }]);
+});
+
+test("a player said twice: the last number said decides whether it is placed", () => {
+  const cabo = { ...five("fr"), lowest: -4, highest: 338 };
+  const placed = parseRound("Léa 340, Marc 9, Léa 34", cabo);
+  assert.deepEqual(placed.totals, { Marc: 9, Léa: 34 });
+  assert.deepEqual(placed.outOfRange, []);
+  const beyond = parseRound("Léa 34, Marc 9, Léa 340", cabo);
+  assert.deepEqual(beyond.totals, { Marc: 9 });
+  assert.deepEqual(beyond.outOfRange, [{ player: "Léa", value: 340 }]);
+  assert.deepEqual(parseRound("Léa 340 non 34", cabo).totals, { Léa: 34 });
+});
+
+test("a player said with a number it cannot read is named apart from those not said", () => {
+  const heard = parseRound("Léa moins, Marc trois quatre, Nina 5", five("fr"));
+  assert.deepEqual(heard.totals, { Nina: 5 });
+  assert.deepEqual(heard.handUnread, ["Léa", "Marc"]);
+  assert.deepEqual(heard.outOfRange, []);
+  assert.deepEqual(heard.noNumber, ["Léa", "Marc", "Omar", "Zoé"]);
+  assert.deepEqual(parseRound("Léa moins, Léa 5", five("fr")).handUnread, []);
 });
 
 test("halves only where the game has them; negatives only where the deck has them", () => {
@@ -210,6 +289,12 @@ test("penalty points, before or after their word, for the name said or the next 
   assert.deepEqual(points("Léa 4, pénalité Marc deux"), [{ player: "Marc", points: 2 }]);
   assert.deepEqual(points("Marc penalty five", "en"), [{ player: "Marc", points: 5 }]);
   assert.deepEqual(points("Marc two penalty points", "en"), [{ player: "Marc", points: 2 }]);
+  assert.deepEqual(points("deux points de pénalité pour Nina"), [{ player: "Nina", points: 2 }]);
+  assert.deepEqual(points("Marc 7, deux points de pénalité pour Nina"), [{ player: "Nina", points: 2 }]);
+  assert.deepEqual(points("Léa 4, points de pénalité pour Nina trois"), [{ player: "Nina", points: 3 }]);
+  assert.deepEqual(points("two penalty points for Nina", "en"), [{ player: "Nina", points: 2 }]);
+  assert.deepEqual(points("Marc 7 and two penalty points, Nina 3", "en"), [{ player: "Marc", points: 2 }]);
+  assert.deepEqual(parseRound("points de pénalité pour Nina", five("fr")).penaltyUnread, ["Nina"]);
   assert.deepEqual(points("Marc pénalité moins deux"), [{ player: "Marc", points: -2 }]);
   const unread = parseRound("Marc 7, Marc pénalité", five("fr"));
   assert.deepEqual(unread.penalties, []);

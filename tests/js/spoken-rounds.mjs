@@ -1,13 +1,16 @@
 // Rounds as a table says them, each with what the table meant (`meant`) and what the parser
-// may leave empty, as long as it names it (`left`: totals, penalties, and the words it must
-// name as nobody's). Every other field must be read exactly as meant.
+// may leave empty, as long as it names it (`left`: totals, penalties, the words it must name
+// as nobody's, and the hand totals said that no hand of the game can reach, with their number).
+// Every other field must be read exactly as meant.
 
-// The games: their players (in seat order) and what their rules allow.
+// The games: their players (in seat order), what their rules allow, and the lowest and highest
+// hand totals their decks make (as the round form says them: Cabo bruxellois's two red kings
+// at −2, Koubo's jokers).
 export const GAMES = {
-  cabo: { players: ["Léa", "Marc", "Nina", "Omar", "Zoé"], halves: false, negatives: true, counter: false },
-  tamoul: { players: ["Léa", "Marc", "Nina", "Omar"], halves: true, negatives: false, counter: true },
-  tamalou: { players: ["Maxime", "Jean-Pierre", "Chloé", "Anaïs"], halves: false, negatives: false, counter: false },
-  koubo: { players: ["Nicolas", "Héloïse", "Théo"], halves: false, negatives: true, counter: false },
+  cabo: { players: ["Léa", "Marc", "Nina", "Omar", "Zoé"], halves: false, negatives: true, counter: false, lowest: -4, highest: 338 },
+  tamoul: { players: ["Léa", "Marc", "Nina", "Omar"], halves: true, negatives: false, counter: true, lowest: 0, highest: 343 },
+  tamalou: { players: ["Maxime", "Jean-Pierre", "Chloé", "Anaïs"], halves: false, negatives: false, counter: false, lowest: 0, highest: 330 },
+  koubo: { players: ["Nicolas", "Héloïse", "Théo"], halves: false, negatives: true, counter: false, lowest: -2, highest: 182 },
 };
 
 const FIVE = { Léa: 12, Marc: 7, Nina: -2, Omar: 0, Zoé: 3 };
@@ -45,7 +48,7 @@ export const ROUNDS = [
   { lang: "fr", game: "cabo", say: "LEA 12, marc 7, NINA moins 2, omar 0, zoe 3 ANNONCE",
     meant: { totals: FIVE, caller: "Zoé" } },
   { lang: "fr", game: "cabo", say: "Léa douze et demi, Marc sept, Nina moins deux, Omar zéro, Zoé trois, Zoé annonce",
-    meant: { totals: FIVE, caller: "Zoé" }, left: { totals: ["Léa"] } },
+    meant: { totals: FIVE, caller: "Zoé" }, left: { totals: ["Léa"], outOfRange: { Léa: 12.5 } } },
   { lang: "fr", game: "cabo", say: "Léa 12, Marco 7, Nina moins 2, Omar 0, Zoé 3, Zoé a dit Cabo",
     meant: { totals: FIVE, caller: "Zoé" } },
   { lang: "fr", game: "cabo", say: "Léa septante, Marc nonante-neuf, Nina moins deux, Omar huit, Zoé un annonce",
@@ -55,7 +58,8 @@ export const ROUNDS = [
   { lang: "fr", game: "tamoul", say: "Léa 6,5 Tamoul, Marc contre-Tamoul 4, Nina 12, Omar 20",
     meant: { totals: { Léa: 6.5, Marc: 4, Nina: 12, Omar: 20 }, caller: "Léa", counterCaller: "Marc" } },
   { lang: "fr", game: "tamoul", say: "Léa demi, Marc sept, Nina moins deux, Omar zéro, Léa annonce",
-    meant: { totals: { Léa: 0.5, Marc: 7, Nina: 2, Omar: 0 }, caller: "Léa" }, left: { totals: ["Nina"] } },
+    meant: { totals: { Léa: 0.5, Marc: 7, Nina: 2, Omar: 0 }, caller: "Léa" },
+    left: { totals: ["Nina"], outOfRange: { Nina: -2 } } },
   { lang: "fr", game: "tamoul", say: "Marc quatre-vingts, Léa cinq, Nina trente-et-un, Omar vingt et un, Léa a dit Tamoul",
     meant: { totals: { Léa: 5, Marc: 80, Nina: 31, Omar: 21 }, caller: "Léa" } },
   { lang: "fr", game: "tamalou", say: "Max cinq, Jean-Pierre douze, Chloé trois, Anaïs huit, Chloé annonce",
@@ -66,7 +70,7 @@ export const ROUNDS = [
     meant: { totals: { Maxime: 4, "Jean-Pierre": 12, Chloé: 3, Anaïs: 9 }, caller: "Chloé" } },
   { lang: "fr", game: "tamalou", say: "Maxime 4, Jean-Pierre moins 3, Chloé 0, Anaïs 7, Maxime annonce",
     meant: { totals: { Maxime: 4, "Jean-Pierre": 3, Chloé: 0, Anaïs: 7 }, caller: "Maxime" },
-    left: { totals: ["Jean-Pierre"] } },
+    left: { totals: ["Jean-Pierre"], outOfRange: { "Jean-Pierre": -3 } } },
   { lang: "fr", game: "tamalou", say: "Max quatre, Jean-Pierre 10, Chloé 3, Anaïs 8, Chloé a une pénalité de cinq, Chloé annonce",
     meant: { totals: { Maxime: 4, "Jean-Pierre": 10, Chloé: 3, Anaïs: 8 }, caller: "Chloé", penalties: { Chloé: 5 } } },
   { lang: "fr", game: "tamalou", say: "Maxime quatre, Jean-Pierre dix, Chloé trois t'as mal où, Anaïs huit",
@@ -121,4 +125,51 @@ export const ROUNDS = [
     meant: { totals: { Léa: 0.5, Marc: 7.5, Nina: 12, Omar: 0 }, caller: "Léa" } },
   { lang: "en", game: "koubo", say: "Theo 12, Heloise nine, Nicolas minus one, Nicolas calls, Theo penalty two",
     meant: { totals: { Nicolas: -1, Héloïse: 9, Théo: 12 }, caller: "Nicolas", penalties: { Théo: 2 } } },
+  // --- hundreds, and totals beyond a hand ---------------------------------------------------
+  { lang: "fr", game: "cabo",
+    say: "Léa cent cinquante, Marc trois cent quarante, Nina deux cents, Omar cent un, Zoé cent quatre-vingt-dix-neuf annonce",
+    meant: { totals: { Léa: 150, Nina: 200, Omar: 101, Zoé: 199 }, caller: "Zoé" },
+    left: { totals: ["Marc"], outOfRange: { Marc: 340 } } },
+  { lang: "fr", game: "tamoul", say: "Léa trois cent quarante annonce, Marc cent vingt et un, Nina cent cinquante et demi, Omar neuf cents",
+    meant: { totals: { Léa: 340, Marc: 121, Nina: 150.5 }, caller: "Léa" },
+    left: { totals: ["Omar"], outOfRange: { Omar: 900 } } },
+  { lang: "fr", game: "cabo", say: "Léa douze, Marc sept, deux points de pénalité pour Nina, Nina moins deux, Omar zéro, Zoé trois annonce",
+    meant: { totals: FIVE, caller: "Zoé", penalties: { Nina: 2 } } },
+  { lang: "en", game: "cabo",
+    say: "Lea a hundred and fifty, Marc three hundred forty, Nina two hundred, Omar one hundred one, Zoe 3 calls",
+    meant: { totals: { Léa: 150, Nina: 200, Omar: 101, Zoé: 3 }, caller: "Zoé" },
+    left: { totals: ["Marc"], outOfRange: { Marc: 340 } } },
+  { lang: "en", game: "cabo", say: "Lea 12, Marc 7, two penalty points for Nina, Nina minus 2, Omar 0, Zoe 3 calls",
+    meant: { totals: FIVE, caller: "Zoé", penalties: { Nina: 2 } } },
+];
+
+// Parts of a round said alone, as a table says what the first go missed or a correction: what
+// is said is read, and every player not said is named as left empty (and the number said for a
+// hand no hand of the game can reach is named with it). Each sentence here was said at a table
+// and once answered "Nothing heard", or skipped a player silently.
+const ALL_BUT = (game, ...said) => GAMES[game].players.filter((name) => !said.includes(name));
+
+export const SAID_ALONE = [
+  { lang: "fr", game: "cabo", say: "Omar cent cinquante",
+    meant: { totals: { Omar: 150 } }, left: { totals: ALL_BUT("cabo", "Omar") } },
+  { lang: "fr", game: "cabo", say: "Omar 340",
+    meant: { totals: {} }, left: { totals: ALL_BUT("cabo"), outOfRange: { Omar: 340 } } },
+  { lang: "fr", game: "cabo", say: "Léa 340, Marc 9",
+    meant: { totals: { Marc: 9 } }, left: { totals: ALL_BUT("cabo", "Marc"), outOfRange: { Léa: 340 } } },
+  { lang: "fr", game: "cabo", say: "deux points de pénalité pour Nina",
+    meant: { totals: {}, penalties: { Nina: 2 } }, left: { totals: ALL_BUT("cabo") } },
+  { lang: "fr", game: "cabo", say: "points de pénalité pour Nina",
+    meant: { totals: {}, penalties: { Nina: null } }, left: { totals: ALL_BUT("cabo"), penalties: ["Nina"] } },
+  { lang: "fr", game: "cabo", say: "Léa 4, deux points de pénalité pour Nina",
+    meant: { totals: { Léa: 4 }, penalties: { Nina: 2 } }, left: { totals: ALL_BUT("cabo", "Léa") } },
+  { lang: "fr", game: "koubo", say: "Théo cent cinquante, Nicolas deux cents",
+    meant: { totals: { Théo: 150 } }, left: { totals: ["Nicolas", "Héloïse"], outOfRange: { Nicolas: 200 } } },
+  { lang: "en", game: "cabo", say: "two penalty points for Nina",
+    meant: { totals: {}, penalties: { Nina: 2 } }, left: { totals: ALL_BUT("cabo") } },
+  { lang: "en", game: "cabo", say: "penalty points for Nina",
+    meant: { totals: {}, penalties: { Nina: null } }, left: { totals: ALL_BUT("cabo"), penalties: ["Nina"] } },
+  { lang: "en", game: "cabo", say: "Omar one hundred fifty",
+    meant: { totals: { Omar: 150 } }, left: { totals: ALL_BUT("cabo", "Omar") } },
+  { lang: "en", game: "cabo", say: "Lea 340, Marc 9",
+    meant: { totals: { Marc: 9 } }, left: { totals: ALL_BUT("cabo", "Marc"), outOfRange: { Léa: 340 } } },
 ];

@@ -162,6 +162,22 @@ class HouseRulesForm(forms.Form):
             or any(self[name].errors for name in self.builder_names)
         )
 
+    def shown_rules(self) -> tuple[dict, str] | None:
+        """The settings the builder's fields show and the name they are given: as sent (a
+        bound form), or as the page opens (the table's last game's); None while a field of
+        the builder is refused, which the builder then shows unfolded."""
+        if self.is_bound and any(self[name].errors for name in self.builder_names):
+            return None
+        if self.is_bound:
+            data = self.data
+        else:
+            values = {name: self[name].value() for name in self.builder_names}
+            data = {name: "" if value is None else value for name, value in values.items()}
+        checked = HouseRulesForm(data, variant=self.variant.key)
+        if not checked.is_valid():
+            return None
+        return checked.settings, checked.rules_name
+
     # --- the card grid ------------------------------------------------------------------
 
     def deck_rules(self):
@@ -465,8 +481,12 @@ class NewGameForm(HouseRulesForm):
                 rules_name=self.rules_name,
                 first_dealer=self.first_dealer,
             )
-            if self.cleaned_data.get("table") is not None:
-                self.cleaned_data["table"].attach(game)
+            table = self.cleaned_data.get("table")
+            if table is not None:
+                previous = table.games.order_by("-created_at", "-pk").first()
+                table.attach(game)
+                if previous is not None:
+                    previous.lead_to(game)
         return game
 
 

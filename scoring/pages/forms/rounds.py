@@ -151,6 +151,7 @@ class RoundForm(forms.Form):
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
     edits = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
     notice = ""  # why the form is shown again as saved elsewhere
+    sent_again = False  # saved: the same round was stored already (sent twice, or by two phones)
     conflict: dict | None = None  # the round another phone saved first
     round: engine.RoundEntry  # what was entered, once valid
     page = "game.html"  # the sheet this form is on
@@ -212,7 +213,8 @@ class RoundForm(forms.Form):
             return False
         try:
             if self.editing is None:
-                self.game.add_round(self.cleaned_data["number"], self.round)
+                stored = self.game.add_round(self.cleaned_data["number"], self.round)
+                self.sent_again = stored.sent_again
             else:
                 edits = self.cleaned_data.get("edits")
                 self.game.replace_round(self.editing.pk, edits, self.round)
@@ -220,6 +222,12 @@ class RoundForm(forms.Form):
             self.add_referee_error(error)
             return False
         return True
+
+    def sent_again_text(self) -> str:
+        return _(
+            "Round %(number)s was already saved with these same hands, from this phone or "
+            "another: it is stored once."
+        ) % {"number": self.cleaned_data["number"]}
 
     def corrected_text(self) -> str:
         return _("Round %(number)s corrected.") % {"number": self.round_number}
@@ -420,11 +428,14 @@ class HandsForm(RoundForm):
         return cards
 
     def is_empty(self) -> bool:
-        """Nothing at all was entered: a tap on Save over a fresh form."""
+        """Nothing at all was entered: a tap on Save over a fresh form. A hand ticked as
+        emptied is entered: it needs no typed total (its total is 0, an empty hand, as in a
+        game file), so a round where every hand is emptied is a round."""
         fields = [f"{kind}_{seat}" for seat in self.seats.values() for kind in ("cards", "total")]
         typed = any(str(self.data.get(name) or "").strip() for name in fields)
         penalties = any(form.has_changed() for form in self.penalties.forms)
-        return not typed and not penalties and not self.cleaned_data.get("penalty_cards")
+        emptied = self.cleaned_data.get("emptied") or "emptied" in self.errors
+        return not (typed or penalties or emptied or self.cleaned_data.get("penalty_cards"))
 
     def add_referee_error(self, error: GameError) -> None:
         """Put the referee's refusal next to the field at fault."""
@@ -624,6 +635,10 @@ SPEECH_TEXTS = {
     "penalty": gettext_lazy("penalty {points} for {name}"),
     "unknown": gettext_lazy("Not understood: {words}."),
     "noNumber": gettext_lazy("No number for {names}."),
+    # a hand total said beyond what a hand of the game can reach ("Léa 340")
+    "outOfRange": gettext_lazy("Out of range for a hand (from {lowest} to {highest}): {list}."),
+    # within those, yet no hand's total: a half where the game has none ("Léa 12.5")
+    "notAHand": gettext_lazy("Not a possible hand total in this game: {list}."),
     "penaltyUnread": gettext_lazy("No penalty points for {names}."),
     "check": gettext_lazy("Check, then save."),
     "nothing": gettext_lazy("Nothing heard: tap the microphone and say the round again."),

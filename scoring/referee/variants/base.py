@@ -42,8 +42,8 @@ def house_settings(
 ) -> tuple[HouseSetting, ...]:
     """A variant's settings in the order the new-game form shows them: rounds, the
     variant's ``own``, the ones every variant takes (decks, deck, jokers, card values),
-    then ``then``; ``defaults`` gives this variant's default of any of them (RULES.md's
-    table of house rules)."""
+    then ``then``; ``defaults`` gives this variant's default of any of them (docs/rules.md,
+    House settings)."""
     taken = (ROUNDS, *own, DECKS, DECK, JOKERS, CARD_VALUES, *then)
     return tuple(
         setting.but(default=defaults[setting.name]) if setting.name in defaults else setting
@@ -262,10 +262,10 @@ class Variant(HouseRules):
     counter_call: ClassVar[bool] = False  # Tamoul's contre-Tamoul
     counter_call_word: ClassVar[str] = ""  # what the counter-caller says
     penalty_cards: ClassVar[bool] = False  # Dutch toulousain's capoté cards
-    # How a round ends (RULES.md): when a player calls; it may still end without a caller (the
-    # draw pile ran out, the table stopped), so the round form asks before saving one without
-    # (``ends_with_a_call``). A variant may also end a round when a player gets rid of all
-    # their cards (Fontenaysien).
+    # How a round ends (docs/rules.md, Every variant): when a player calls; it may still end
+    # without a caller (the draw pile ran out, the table stopped), so the round form asks
+    # before saving one without (``ends_with_a_call``). A variant may also end a round when a
+    # player gets rid of all their cards (Fontenaysien).
     rounds_end_with_a_call: ClassVar[bool] = True
     emptying_ends_the_round: ClassVar[bool] = False
     # What this app decided where the rules say nothing (shown on the rules page).

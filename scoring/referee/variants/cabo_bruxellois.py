@@ -123,7 +123,7 @@ class CaboBruxellois(Variant):
                 )
             )
         # 3. Beaten by someone: the caller pays the difference with the lowest hand; a
-        # result below 0 counts as 0 (RULES.md), said with true arithmetic.
+        # result below 0 counts as 0 (docs/rules.md, Cabo bruxellois), said with true arithmetic.
         beaten_by = play.beaten_by(caller, strictly=True)
         if beaten_by:
             lowest = min(play.t(p) for p in beaten_by)

@@ -120,5 +120,6 @@ class Koubo(Variant):
             ),
             note(gettext_noop("The others score their hand totals.")),
         ]
-        # The round is won by the lowest hands, the caller included (RULES.md).
+        # The round is won by the lowest hands, the caller included
+        # (docs/rules.md, Koubo charentais).
         return Outcome({p: scores[p] for p in play.order}, play.lowest(), succeeded, notes)

@@ -347,3 +347,17 @@ def test_a_phone_keeps_its_ten_latest_tables():
     home = client.get("/").content.decode()
     assert f"/t/{tables[0].edit_key}/" not in home
     assert all(f"/t/{table.edit_key}/" in home for table in tables[1:])
+
+
+def test_the_tables_page_names_the_house_settings_of_its_last_game():
+    """Issue #43: a limit and a number of rounds: named on the table's page, which named
+    only the variant."""
+    client = phone()
+    table = make_table(client, players="Léa\nMarc")
+    game = stored_game(["Léa", "Marc"], [[3, 10]], variant="tamoul", rounds=3)
+    Game.objects.filter(pk=game.pk).update(settings={"rounds": 3, "limit": 150})
+    game.refresh_from_db()
+    table.attach(game)
+    page = client.get(f"/t/{table.edit_key}/").content.decode()
+    line = page[page.index("House rules of its last game:") :].split("</p>")[0]
+    assert "Tamoul" in line and "rounds 3" in line and "limit 150" in line

@@ -23,6 +23,7 @@ from django.utils import timezone
 from scoring.games.models import Game, Table
 from scoring.pages.device import device_games, device_tables, followed_tables, with_round_counts
 from scoring.pages.forms.tables import KeepTableForm, TableViewForm
+from scoring.pages.rules import differences
 from scoring.pages.sheet import qr_svg
 from scoring.referee import engine, story
 from scoring.referee.tambouille import Tambouille
@@ -286,6 +287,7 @@ def table_context(request: HttpRequest, table: Table, link: str) -> dict:
         "table_qr": qr_svg(table_url) if table_url else None,
         "new_game_url": new_game_url(table) if link == "edit" else None,
         "rules": engine.GAMES.get(table.variant),
+        "house": differences(table.variant, table.settings) if table.variant in VARIANTS else [],
         "last": last,
     }
 

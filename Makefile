@@ -6,7 +6,7 @@ PORT ?= 8000
 
 MO := locale/fr/LC_MESSAGES/django.mo
 
-.PHONY: install run serve test lint format bench load probe live browsers messages gettext mutate js
+.PHONY: install run serve test lint format bench load probe browsers messages gettext mutate js
 
 # A virtualenv with the locked dependencies (reinstalled when the lock changes), the compiled
 # French catalogue, then migrations.
@@ -42,10 +42,10 @@ node_modules/.installed: package-lock.json
 	npm install --no-audit --no-fund --loglevel=error
 	touch $@
 
-# uvicorn (ASGI, reloading on changes), not runserver: runserver speaks WSGI, which cannot hold
-# the live streams (scoring/live/push.py); the static files come from whitenoise's finders.
+# Django's development server (reloading on changes), on SQLite unless DATABASE_URL says
+# otherwise; the static files come from whitenoise's finders.
 run: install
-	$(BIN)/uvicorn tamalou_ref.asgi:application --host 127.0.0.1 --port $(PORT) --reload
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Debian's Chromium for the browser tests, installed when it is missing.
 browsers:
@@ -90,14 +90,14 @@ format: $(VENV)/.installed js
 	$(BIOME) lint --write
 
 # Production: DEBUG=0 and the environment described in the README (SECRET_KEY, ALLOWED_HOSTS,
-# DATABASE_URL, ...); static files collected hashed and compressed, served by whitenoise.
+# DATABASE_URL, ...); static files collected hashed and compressed, served by whitenoise (or by
+# nginx in front, deploy/nginx.conf); gunicorn on WSGI with deploy/gunicorn.conf.py.
 HOST ?= 127.0.0.1
-WEB_CONCURRENCY ?= 3
+WEB_CONCURRENCY ?= 2
 serve: install
 	DEBUG=0 $(BIN)/python manage.py collectstatic --noinput -v0
-	DEBUG=0 $(BIN)/gunicorn tamalou_ref.asgi:application -k tamalou_ref.worker.Worker \
-		--bind $(HOST):$(PORT) \
-		--workers $(WEB_CONCURRENCY) --access-logfile - --error-logfile -
+	DEBUG=0 HOST=$(HOST) PORT=$(PORT) WEB_CONCURRENCY=$(WEB_CONCURRENCY) \
+		$(BIN)/gunicorn -c deploy/gunicorn.conf.py tamalou_ref.wsgi
 
 # The budgets of docs/performance.md, measured here (a few minutes; not a test, exits 0): an
 # evening of 12 tables against `make serve`'s server, then the same against WSGI for comparison,
@@ -135,15 +135,6 @@ probe: install
 	else \
 		echo "No PostgreSQL at $(POSTGRES_URL): the probe ran on SQLite only."; \
 	fi
-
-# The live push, measured (minutes; not part of `make test`): the delay from a save's answer to
-# a viewer's screen over 200 saves, on one server (SQLite) and across two server processes on
-# PostgreSQL; then how many tables of 5 phones one server follows live, pushing and polling,
-# rising until the delay's p95 passes 0.5 s (bench/capacity.py).
-live: install
-	$(BIN)/python bench/push_delay.py --saves 200
-	$(BIN)/python bench/push_delay.py --saves 200 --postgres "$(POSTGRES_URL)"
-	$(BIN)/python bench/capacity.py --postgres "$(POSTGRES_URL)"
 
 # Mutation testing of the referee (scoring/referee/), not part of `make test`: mutmut (settings in
 # pyproject.toml) changes the code one mutant at a time and runs the referee's tests against

@@ -411,10 +411,7 @@ def run(
     """The whole run against ``database`` (a DATABASE_URL): serve, load, kill, check."""
     label = "SQLite" if database.startswith("sqlite:") else "PostgreSQL"
     report = Report(label, rounds, phones)
-    # The phones all come from 127.0.0.1: with each client's share (scoring/guards/shares.py)
-    # a worker would serve them one at a time, and their saves would race less than those of
-    # phones on their own addresses. This run is about those races.
-    env = {**server_env(database, work), "CLIENT_SHARE": "0"}
+    env = server_env(database, work)
     prepare(env)
     with gunicorn_master(env, WORKERS) as (base, master):
         owner = Phone(base)

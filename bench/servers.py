@@ -25,22 +25,19 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn(env: dict, workers: int = 1, asgi: bool = False) -> Iterator[str]:
-    """A gunicorn serving the project with ``env``; yields its base URL once it listens.
-    ``asgi``: with uvicorn workers, as ``make serve`` (the live streams need them)."""
-    with gunicorn_master(env, workers, asgi) as (url, _):
+def gunicorn(env: dict, workers: int = 1) -> Iterator[str]:
+    """A gunicorn serving the project with ``env``, as ``make serve`` does
+    (deploy/gunicorn.conf.py); yields its base URL once it listens."""
+    with gunicorn_master(env, workers) as (url, _):
         yield url
 
 
 @contextmanager
-def gunicorn_master(
-    env: dict, workers: int = 1, asgi: bool = False
-) -> Iterator[tuple[str, subprocess.Popen]]:
+def gunicorn_master(env: dict, workers: int = 1) -> Iterator[tuple[str, subprocess.Popen]]:
     """The same, with gunicorn's master process: its children are the workers (``workers``)."""
     port = free_port()
-    app = ["tamalou_ref.asgi:application", "-k", "tamalou_ref.worker.Worker"] if asgi else []
-    command = [sys.executable, "-m", "gunicorn", *(app or ["tamalou_ref.wsgi"])]
-    command += ["--bind", f"127.0.0.1:{port}"]
+    command = [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py"]
+    command += ["tamalou_ref.wsgi", "--bind", f"127.0.0.1:{port}"]
     command += ["--workers", str(workers), "--log-level", "warning"]
     server = subprocess.Popen(command, cwd=ROOT, env=env)
     try:
@@ -56,8 +53,8 @@ def gunicorn_master(
         server.terminate()
         try:
             server.wait(10)
-        except subprocess.TimeoutExpired:  # uvicorn workers wait for streams still open
-            # killed with their master, not orphaned (``workers`` here is their count)
+        except subprocess.TimeoutExpired:  # workers still finishing their requests
+            # killed with their master, not orphaned
             for worker in children_of(server.pid):
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(worker, signal.SIGKILL)

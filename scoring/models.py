@@ -12,5 +12,16 @@ from scoring.games.models import (
     new_key,
     new_uid,
 )
+from scoring.guards.models import RateBucket
 
-__all__ = ["Game", "Round", "RuleSet", "StoredSheet", "Table", "TurnClock", "new_key", "new_uid"]
+__all__ = [
+    "Game",
+    "RateBucket",
+    "Round",
+    "RuleSet",
+    "StoredSheet",
+    "Table",
+    "TurnClock",
+    "new_key",
+    "new_uid",
+]

@@ -3,7 +3,6 @@ from __future__ import annotations
 from django.urls import path, register_converter
 
 from scoring.games.models import KEY_PATTERN
-from scoring.live import stream
 from scoring.pages import house_views, table_views, views
 
 
@@ -61,7 +60,6 @@ urlpatterns = [
     path("g/<key:key>/table/", table_views.keep_table, name="keep_table"),
     path("g/<key:key>/", views.edit_sheet, name="edit"),
     path("g/<key:key>/live/", views.edit_live, name="edit_live"),
-    path("g/<key:key>/stream/", stream.no_stream, name="edit_stream"),
     path("g/<key:key>/export/", views.edit_export, name="edit_export"),
     path("g/<key:key>/sheet.csv", views.edit_csv, name="edit_csv"),
     path("g/<key:key>/rematch/", views.rematch, name="rematch"),
@@ -82,7 +80,6 @@ urlpatterns = [
     # The share link: the same sheet, read only (any other method than GET or HEAD: 405).
     path("s/<key:key>/", views.share_sheet, name="share"),
     path("s/<key:key>/live/", views.share_live, name="share_live"),
-    path("s/<key:key>/stream/", stream.no_stream, name="share_stream"),
     path("s/<key:key>/export/", views.share_export, name="share_export"),
     path("s/<key:key>/sheet.csv", views.share_csv, name="share_csv"),
 ]

@@ -74,7 +74,6 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.forms",  # the widgets' own templates, for FORM_RENDERER
     "django_htmx",
-    "django_ratelimit",
     "template_partials",
     "scoring",
 ]
@@ -93,8 +92,6 @@ MIDDLEWARE = [
     "scoring.guards.encoding.Utf8Bodies",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    # A rate limit passed (scoring/guards/limits.py): the app's 429 page.
-    "django_ratelimit.middleware.RatelimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -127,9 +124,6 @@ DATABASES = {
         conn_health_checks=True,  # a kept connection the database dropped is not handed out
     )
 }
-# Requests are served on this many threads per server process (tamalou_ref/asgi.py), each
-# keeping its database connection for CONN_MAX_AGE seconds.
-REQUEST_THREADS = envint("REQUEST_THREADS", 4)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several phones save at once: wait for the write lock instead of failing.
     DATABASES["default"]["OPTIONS"] = {
@@ -185,17 +179,9 @@ CACHES = {
     },
 }
 
-# Rate limits on the writes that create things, per client (scoring/guards/limits.py): their counts
-# are shared by every worker and server through the database, in a table of migration 0010.
-CACHES["ratelimit"] = {
-    "BACKEND": "scoring.guards.ratecache.CountsCache",  # each count one atomic statement
-    "LOCATION": "scoring_ratecount",
-}
-RATELIMIT_USE_CACHE = "ratelimit"
-RATELIMIT_VIEW = "scoring.guards.errors.too_many_requests"
-RATELIMIT_IP_META_KEY = "scoring.guards.limits.client_ip"
-# Behind a proxy every request comes from its address: name the header it sets (its last
-# address is used), e.g. RATELIMIT_CLIENT_HEADER=HTTP_X_FORWARDED_FOR.
+# Rate limits on the writes that create things, per client (scoring/guards/limits.py), counted
+# in the database every server shares. Behind a proxy every request comes from its address:
+# name the header it sets with the phone's, e.g. RATELIMIT_CLIENT_HEADER=HTTP_X_REAL_IP.
 RATELIMIT_CLIENT_HEADER = os.environ.get("RATELIMIT_CLIENT_HEADER", "")
 RATE_LIMITS = {
     "new-game": os.environ.get("RATE_LIMIT_NEW_GAMES", "30/10m"),
@@ -204,26 +190,11 @@ RATE_LIMITS = {
     "rule-set": os.environ.get("RATE_LIMIT_RULE_SETS", "30/10m"),
     "table": os.environ.get("RATE_LIMIT_TABLES", "30/10m"),
 }
-# django-ratelimit knows memcached and Redis only (W001); ours counts atomically in the
-# database (scoring/guards/ratecache.py).
-SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
-
-# Each client's share of a server process's time under ASGI (scoring/guards/shares.py): it is
-# served one request at a time and charged the processor time each took; past CLIENT_BURST
-# seconds it waits until CLIENT_SHARE of each second has paid that back (CLIENT_WAIT seconds at
-# most), and past CLIENT_QUEUE requests it gets 429. CLIENT_SHARE=0 turns it off. Behind a
-# proxy, set RATELIMIT_CLIENT_HEADER (above), or every phone is one client.
-CLIENT_SHARE = float(os.environ.get("CLIENT_SHARE", 0.02))
-CLIENT_BURST = float(os.environ.get("CLIENT_BURST", 0.25))
-CLIENT_WAIT = float(os.environ.get("CLIENT_WAIT", 2.0))
-CLIENT_QUEUE = envint("CLIENT_QUEUE", 16)
 
 # Request bodies: forms are small; a game file (2 MB at most, scoring/referee/gamefile.py) is
 # the largest upload. A longer body is refused (413) before it is read (scoring/guards/encoding.py).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 200_000
 MAX_REQUEST_BYTES = 2_200_000
-# A request body from which nothing comes for this long is answered 408 (scoring/guards/bodies.py).
-REQUEST_BODY_IDLE_SECONDS = envint("REQUEST_BODY_IDLE_SECONDS", 20)
 
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365 * 2  # the games of this device, for two years
@@ -272,11 +243,3 @@ LOGGING = {
         "scoring": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
     },
 }
-
-# Live streams (scoring/live/push.py): at most this many open at once per client (an address,
-# an IPv6 /64) and server process (a phone holds one per open sheet), and this many in all per
-# process; beyond, 429 or 503, and the phone polls.
-LIVE_STREAMS_PER_CLIENT = envint("LIVE_STREAMS_PER_CLIENT", 20)
-# bench/capacity.py on PostgreSQL, 2 processes on 2 cores: 625 streams each, a save's delay
-# p95 94 ms; 1,250 each, 1,080 ms.
-LIVE_STREAMS_PER_PROCESS = envint("LIVE_STREAMS_PER_PROCESS", 600)

@@ -36,19 +36,6 @@ def client(client):
     return client
 
 
-@pytest.fixture(autouse=True)
-def fresh_rate_limits(request):
-    """Each test is a new client to the rate limits (scoring/guards/limits.py). Their counts
-    are rows of the database: a test in a transaction rolls them back; a test whose server commits
-    (the browser tests) starts from none."""
-    marker = request.node.get_closest_marker("django_db")
-    if marker is not None and marker.kwargs.get("transaction"):
-        request.getfixturevalue("transactional_db")
-        from django.core.cache import caches
-
-        caches["ratelimit"].clear()
-
-
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """Debian's Chromium, headless, without the background traffic a closed network refuses."""

@@ -1,6 +1,6 @@
 """A whole evening at a table, on two touch phones: the scorer's, and a viewer's by the share
-link, each on its own server process as `make serve` runs them (uvicorn workers, so the live
-push streams to both). A Tamalou game that ends past 100 (a house rule), in French at 360×740
+link, each on its own server process as `make serve` runs them (the viewer's sheet polls its
+live part). A Tamalou game that ends past 100 (a house rule), in French at 360×740
 and in English at 390×844: a refused round shows every error at once; a deleted round comes
 back with Undo, and the message saying so goes with the next save; a refused correction says
 why; a correction shows the corrected round open and in view; the game ends and a rematch
@@ -80,7 +80,7 @@ def play(page: Page, words: dict, number: int, totals: list[str], caller: str) -
 
 
 def test_a_whole_evening_on_two_phones(page: Page, browser, tmp_path):
-    with app_servers(tmp_path, asgi=True) as (a, b):
+    with app_servers(tmp_path) as (a, b):
         for language, width, height in (("fr", 360, 740), ("en", 390, 844)):
             evening(page, browser, a, b, language, {"width": width, "height": height})
 
@@ -107,8 +107,8 @@ def evening(page: Page, browser, a: str, b: str, language: str, size: dict) -> N
     viewing.add_cookies([{"name": "django_language", "value": language, "url": b}])
     viewer = viewing.new_page()
     viewer_logged = watch_console(viewer)
-    with viewer.expect_response(lambda answer: "/stream/" in answer.url, timeout=10_000):
-        viewer.goto(f"{b}/s/{share}")
+    with viewer.expect_response(lambda answer: "/live/" in answer.url, timeout=10_000):
+        viewer.goto(f"{b}/s/{share}")  # and its first poll
 
     # Round 1 with three mistakes: each shown beside its field on the first save.
     for seat, total in enumerate(["", "-50", "2.5", "30"]):
@@ -179,9 +179,8 @@ def evening(page: Page, browser, a: str, b: str, language: str, size: dict) -> N
     scorer.get_by_role("button", name=words["rematch"]).tap()
     expect(scorer.locator(".round-form h2")).to_have_text(words["round"].format(n=1))
 
-    # The viewer leaves the page before its context closes: its live stream ends as a phone's
-    # does, within a navigation's time limit (a run once stood still here, between the last
-    # screenshot and the end, until it was killed 17 minutes later).
+    # The viewer leaves the page before its context closes (a run once stood still here,
+    # between the last screenshot and the end, until it was killed 17 minutes later).
     viewer.goto("about:blank")
     viewing.close()
     scorer.context.clear_cookies()

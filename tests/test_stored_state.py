@@ -401,20 +401,3 @@ def test_no_round_makes_a_game_whose_file_its_import_would_refuse(client, monkey
     bigger["rounds"].append(bigger["rounds"][-1])
     with pytest.raises(engine.GameError, match="the most a game file may hold"):
         Game.objects.import_file(json.dumps(bigger))
-
-
-def test_a_long_games_csv_leaves_nothing_for_the_garbage_collector(client):
-    """Every round of a stored sheet read (the CSV) is freed with the request: the rounds held
-    the game (to score it afresh if they did not read) and the game its sheet, a cycle only
-    the garbage collector's passes freed, each pass stopping the server process (`make
-    probe`: 11,000 objects for each CSV of a 300-round game, passes of 25-100 ms)."""
-    import gc
-
-    from bench.fixtures import evening_game
-
-    game = evening_game(60, seed=60)
-    sheet = f"/g/{game.edit_key}/sheet.csv"
-    assert client.get(sheet).status_code == 200  # the sheet stored, the caches warm
-    gc.collect()
-    assert client.get(sheet).status_code == 200
-    assert gc.collect() < 500  # 2,359 before

@@ -33,7 +33,6 @@ from django.db import DatabaseError, models, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from scoring.live import push
 from scoring.referee import engine, gamefile, story
 from scoring.referee.house import HouseRules
 from scoring.referee.tambouille import TURN_SECONDS, Tambouille
@@ -73,7 +72,7 @@ class Conflict(Exception):
 class GameManager(models.Manager):
     def version_by_key(self, link: str, key: str) -> tuple[int, str, str] | None:
         """(id, edit key, state) of the game reached by an edit or share key, or None: its
-        version, all the live part's ETag and the live stream need."""
+        version, all the live part's ETag needs."""
         found = self.filter(**{key_column(link): key}).values_list("id", "edit_key", "state")
         return found.first()
 
@@ -586,15 +585,14 @@ class Game(models.Model):
 
     def _new_state(self, summary: story.GameSummary | None, **changes) -> None:
         """The end of every write, in its transaction: the game's ``changes``, a new state
-        token, the summary of the game as now stored (None: as it was), and a word to the
-        phones following the game, sent once it commits. (``updated_at`` is now unless
-        ``changes`` says otherwise: a restored game keeps its.)"""
+        token (the phones following the game see it at their next poll) and the summary of
+        the game as now stored (None: as it was). (``updated_at`` is now unless ``changes``
+        says otherwise: a restored game keeps its.)"""
         changes = {"state": new_key(), "updated_at": timezone.now(), **changes}
         if summary is not None:
             changes["summary"] = story.summary_to_json(summary)
         Game.objects.filter(pk=self.pk).update(**changes)
         self.refresh_from_db()  # the game as now stored; its rounds are read again if asked
-        push.announce(self.pk, self.state)
 
 
 @cache

@@ -16,8 +16,15 @@ from django.conf import settings
 from django.core.exceptions import BadRequest, RequestDataTooBig
 from django.core.handlers.wsgi import WSGIRequest
 
-from scoring.guards.bodies import too_large
 from scoring.guards.errors import bad_request
+
+
+def too_large(length: str | None, limit: int) -> bool:
+    """Whether a request's Content-Length says more than ``limit`` bytes (a length that is
+    not a number is the server's to refuse, not this)."""
+    if length is None or not (length.isascii() and length.isdigit()):
+        return False
+    return len(length) > 15 or int(length) > limit
 
 
 class Utf8Bodies:

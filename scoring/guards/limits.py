@@ -1,34 +1,35 @@
-"""Rate limits on the writes that create things, per client (django-ratelimit).
+"""Rate limits on the writes that create things, per client.
 
-A new game, an import, a round sent by a phone that was offline and a saved set of house rules
-each create rows; without a limit one client created 2,000 games in 5 seconds (and 100 copies
-of a shared set in 3). Each is counted per client address in a
-fixed window, and past its rate answered 429 with the app's page (``errors.too_many_requests``)
-before anything is stored. The rates (``RATE_LIMITS`` in the settings) are far above
-what a table does in an evening, so a real table never meets them.
-
-The counts live in the database (``CACHES["ratelimit"]``, ``scoring/guards/ratecache.py``, in the
-table of migration 0010): the one database that every gunicorn worker and every app server
-already shares, so a client cannot spread its requests over processes to pass the limit.
-Each count is one atomic statement, so requests arriving at the same moment each count.
+A new game, an import, a round sent by a phone that was offline, a table and a saved set of
+house rules each create rows; without a limit one client created 2,000 games in 5 seconds.
+Each is counted per client address in a bucket of the database (``RateBucket``), the one
+store every process and app server already shares, and past its rate answered 429 with the
+app's page before anything is stored. The rates (``RATE_LIMITS`` in the settings) are far
+above what a table does in an evening. The proxy in front limits every request per address
+too (deploy/nginx.conf); these count what each kind of write creates.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import re
+from functools import wraps
 
 from django.conf import settings
 from django.http import HttpRequest
-from django_ratelimit.decorators import ratelimit
+
+from scoring.guards.errors import too_many_requests
+from scoring.guards.models import RateBucket
 
 NEW_GAME, IMPORT, SYNC, RULE_SET, TABLE = "new-game", "import", "sync", "rule-set", "table"
+UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 def client_ip(request: HttpRequest) -> str:
     """The client's address: REMOTE_ADDR, or behind a proxy the header it sets
-    (``RATELIMIT_CLIENT_HEADER``, e.g. HTTP_X_FORWARDED_FOR: its last address is the one the
-    proxy saw). Anything that is not an address counts as REMOTE_ADDR."""
-    header = getattr(settings, "RATELIMIT_CLIENT_HEADER", "")
+    (``RATELIMIT_CLIENT_HEADER``, e.g. HTTP_X_REAL_IP; of a list, its last address is the one
+    the proxy saw). Anything that is not an address counts as REMOTE_ADDR."""
+    header = settings.RATELIMIT_CLIENT_HEADER
     given = request.META.get(header, "") if header else ""
     return address_of(given, request.META.get("REMOTE_ADDR", ""))
 
@@ -48,37 +49,48 @@ def address_of(given: str, remote: str) -> str:
 
 
 def client_group(request: HttpRequest) -> str:
-    """The client as the rate limits count it (django-ratelimit's ``key="ip"``): by its
-    address, an IPv6 one by its network (``RATELIMIT_IPV6_MASK``, a /64: a single phone may
-    use every address of one)."""
-    return group_of(client_ip(request))
-
-
-def group_of(address: str) -> str:
-    """``address``, or an IPv6 address's network, as ``client_group`` counts clients."""
-    if ":" in address:
-        mask = getattr(settings, "RATELIMIT_IPV6_MASK", 64)
-    else:
-        mask = getattr(settings, "RATELIMIT_IPV4_MASK", 32)
+    """The client as the rate limits count it: its address, an IPv6 one by its /64 (a single
+    phone may use every address of one)."""
+    address = client_ip(request)
+    mask = 64 if ":" in address else 32
     return str(ipaddress.ip_network(f"{address}/{mask}", strict=False).network_address)
 
 
-def rate(group: str, request: HttpRequest) -> str | None:
-    """The rate of ``group`` (read when each request comes, so tests can change it); the new
-    game form's buttons that add or move a player row, step a number or score a sample round
-    create nothing and are not counted (saving house rules under a name is), nor are a saved
-    set's steps and deck redrawn on its page (its Save is: a phone a set was shared with saves
-    a copy each time)."""
+def parse_rate(rate: str) -> tuple[int, int]:
+    """``"30/10m"`` → (30 requests, 600 seconds); the unit alone is one of it (``"5/s"``)."""
+    found = re.fullmatch(r"(\d+)/(\d*)([smhd])", rate)
+    if found is None:
+        raise ValueError(f"a rate is COUNT/[N]UNIT (s, m, h or d), not {rate!r}")
+    count, times, unit = found.groups()
+    return int(count), int(times or 1) * UNITS[unit]
+
+
+def counted(group: str, request: HttpRequest) -> bool:
+    """Whether this POST creates something of ``group``: the new game form's buttons that add
+    or move a player row, step a number or score a sample round create nothing (saving house
+    rules under a name does), nor do a saved set's steps and deck redrawn on its page (its
+    Save does: a phone a set was shared with saves a copy each time)."""
     action, stepped = request.POST.get("action", ""), "step" in request.POST
     if group == NEW_GAME:  # as new_game_variant and house_views.builder_action branch
-        saves = action == "save_rules" or (action in ("", "create") and not stepped)
-    elif group == RULE_SET:  # as house_views.edit_rule_set branches
-        saves = not (stepped or action == "refresh")
-    else:
-        saves = True
-    return settings.RATE_LIMITS[group] if saves else None
+        return action == "save_rules" or (action in ("", "create") and not stepped)
+    if group == RULE_SET:  # as house_views.edit_rule_set branches
+        return not (stepped or action == "refresh")
+    return True
 
 
 def limited(group: str):
-    """The view answers 429 once this client has posted ``group`` past its rate."""
-    return ratelimit(group=group, key="ip", rate=rate, method="POST")
+    """The view answers 429 once this client has posted ``group`` past its rate (read at each
+    request, so that tests can change it)."""
+
+    def decorator(view):
+        @wraps(view)
+        def checked(request: HttpRequest, *args, **kwargs):
+            if request.method == "POST" and counted(group, request):
+                capacity, seconds = parse_rate(settings.RATE_LIMITS[group])
+                if not RateBucket.take(f"{group}:{client_group(request)}", capacity, seconds):
+                    return too_many_requests(request)
+            return view(request, *args, **kwargs)
+
+        return checked
+
+    return decorator

@@ -55,7 +55,6 @@ BACKGROUND = "#f7f5f0"
 # round.js, offline.js and share.js by live.js.
 SCRIPTS = [
     "js/live.js",
-    "js/stream.js",
     "js/round.js",
     "js/picker.js",
     "js/next-field.js",

@@ -1,5 +1,7 @@
-// Live sheets poll with the version they show (If-None-Match); an unchanged game answers
-// 304 Not Modified, which htmx leaves alone (see the htmx-config meta in base.html).
+// Live sheets poll every 2 s with the version they show (If-None-Match); an unchanged game
+// answers 304 Not Modified, which htmx leaves alone (see the htmx-config meta in base.html).
+// A hidden page asks for nothing; shown again, it asks at once (the "visible" event of its
+// live part's hx-trigger).
 document.addEventListener("htmx:configRequest", (event) => {
   const etag = event.detail.elt.dataset.etag;
   if (etag && event.detail.verb === "get") {
@@ -67,8 +69,9 @@ document.addEventListener(
   },
   true, // toggle does not bubble
 );
-
-// The live push, once the page has loaded (stream.js).
-if (document.getElementById("live-top")) {
-  addEventListener("load", () => import("./stream.js").then((stream) => stream.start()));
-}
+document.addEventListener("htmx:beforeRequest", (event) => {
+  if (document.hidden && event.detail.elt.id === "live-top") event.preventDefault();
+});
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) document.getElementById("live-top")?.dispatchEvent(new Event("visible"));
+});

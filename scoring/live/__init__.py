@@ -1,1 +1,0 @@
-"""Live push: a saved round reaches the other phones (NOTIFY/LISTEN across servers, SSE)."""

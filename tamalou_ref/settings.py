@@ -72,7 +72,6 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
-    "django.forms",  # the widgets' own templates, for FORM_RENDERER
     "django_htmx",
     "template_partials",
     "scoring",
@@ -149,35 +148,7 @@ elif (
         "max_size": envint("DATABASE_POOL", 10),
         "timeout": 10,
     }
-# Widgets render with Jinja2, Django's own Jinja2 form renderer (its widget templates, and the
-# project's in scoring/jinja2/widgets/).
-FORM_RENDERER = "django.forms.renderers.Jinja2"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-
-# What is drawn once and shown to many phones (Django's cache framework: ``{% cache %}`` and
-# scoring.pages.views.live_html), its keys carrying the code's version (a deploy draws afresh).
-# - "default": what changes with each version of a game (the version is read from the
-#   database on every request, so no phone sees stale scores): its live part, history and
-#   chart. In files shared by the server's processes: a save draws them, and the table's
-#   other phones, which ask at once and reach any process, find them drawn (kept by each
-#   process alone, `make bench` saw each process draw them again). Each write lists the
-#   folder to cull it: a few hundred entries.
-# - "local": what stays the same from version to version, kept by each process: a folded
-#   round's line, the card picker of a game's rules.
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": os.environ.get("CACHE_DIR", BASE_DIR / ".cache"),
-        "TIMEOUT": 60,
-        "KEY_FUNCTION": "scoring.pages.webapp.cache_key",
-        "OPTIONS": {"MAX_ENTRIES": envint("CACHE_MAX_ENTRIES", 300)},
-    },
-    "local": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "local",
-        "OPTIONS": {"MAX_ENTRIES": 2000},
-    },
-}
 
 # Rate limits on the writes that create things, per client (scoring/guards/limits.py), counted
 # in the database every server shares. Behind a proxy every request comes from its address:

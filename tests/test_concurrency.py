@@ -119,64 +119,6 @@ def test_deleting_and_adding_at_once_leaves_no_gap_or_duplicate(live_server):
     assert len(Game.objects.get(pk=game.pk).score().rounds) == len(live)
 
 
-def test_a_reader_storing_a_sheet_while_a_change_holds_the_game_does_not_deadlock(monkeypatch):
-    """A phone reading a game no change has stored a sheet for scores it and stores it, while
-    another phone's save holds the game. On PostgreSQL the change's lock (FOR NO KEY UPDATE)
-    lets the reader's row refer to the game: the reader is done before the change goes on
-    (under FOR UPDATE it waited, and the change's own store then deadlocked with it). SQLite
-    has one writer at a time: the reader stores once the change is in. Either way both are
-    kept and the stored sheet is the referee's."""
-    from django.core.cache import cache
-    from django.db import connection, connections
-
-    from scoring.games.models import StoredSheet
-    from scoring.referee import engine
-
-    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
-    held, release = threading.Event(), threading.Event()
-    new_state = Game._new_state  # a change's end, under the game's lock
-
-    def holding(self, *args, **kwargs):
-        held.set()
-        assert release.wait(30)
-        return new_state(self, *args, **kwargs)
-
-    monkeypatch.setattr(Game, "_new_state", holding)
-    failures = []
-
-    def in_thread(action):
-        def run():
-            try:
-                action()
-            except Exception as error:  # reported by the test below
-                failures.append(error)
-            finally:
-                connections.close_all()
-
-        thread = threading.Thread(target=run)
-        thread.start()
-        return thread
-
-    entry = engine.RoundEntry(hands={"Léa": 3, "Marc": 9}, caller="Léa")
-    writer = in_thread(lambda: Game.objects.get(pk=game.pk).add_round(1, entry))
-    assert held.wait(30)
-    cache.clear()
-    reader = in_thread(lambda: Game.objects.get(pk=game.pk).score())
-    if connection.vendor == "postgresql":
-        reader.join(30)
-        assert not reader.is_alive(), "the reader waited for the change"
-        assert StoredSheet.objects.filter(game=game).exists()
-    release.set()
-    writer.join(30)
-    reader.join(30)
-    assert not failures and not writer.is_alive() and not reader.is_alive()
-    cache.clear()
-    fresh = Game.objects.get(pk=game.pk)
-    assert len(fresh.score().rounds) == 1
-    assert fresh.score() == engine.score_game(fresh.as_entry())
-    assert StoredSheet.read(fresh.pk, fresh.sheet_key()) == fresh.score()
-
-
 def test_a_rematch_while_the_table_renames_its_players_is_saved_and_renamed_too():
     """A rematch holds its game's lock and adds a game that refers to the table; a rename
     holds the table's lock and waits for that game's. On PostgreSQL a FOR UPDATE lock on the

@@ -14,6 +14,7 @@ from django.db import connection
 from django.test import Client, override_settings
 
 from scoring.games.models import Game
+from tests.helpers import NOBODY_CALLED
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,11 +149,10 @@ def test_a_save_the_busy_database_breaks_off_stores_nothing(monkeypatch):
     def locked(*args, **kwargs):
         raise OperationalError("database is locked")
 
-    monkeypatch.setattr("scoring.games.models.StoredSheet.keep", locked)
+    monkeypatch.setattr("scoring.games.models.Game._new_state", locked)  # the round written
     client = Client()
-    response = client.post(
-        f"/g/{game.edit_key}/", {"number": "1", "save": "1", "total_0": "3", "total_1": "9"}
-    )
+    posted = {"number": "1", "save": "1", "total_0": "3", "total_1": "9", **NOBODY_CALLED}
+    response = client.post(f"/g/{game.edit_key}/", posted)
     assert response.status_code == 503
     game.refresh_from_db()
     assert game.rounds.count() == 0 and game.state == state

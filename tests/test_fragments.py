@@ -174,23 +174,6 @@ def test_the_history_and_chart_drawn_once_differ_by_link_language_and_page():
     assert len(rounds_on(listed)) == 30 and "Afficher les manches 1 à 4" in listed
 
 
-def test_the_key_a_history_is_kept_under_names_the_version_the_link_and_the_language():
-    from django.utils import translation
-
-    from scoring.pages.sheet import kept_key
-
-    game = Game(edit_key="k", state="one")
-    with translation.override("fr"):
-        french = kept_key(game, "edit", whole=False)
-        assert kept_key(game, "share", whole=False) != french
-        assert kept_key(game, "edit", whole=True) is None  # the page of every round: drawn
-    with translation.override("en"):
-        assert kept_key(game, "edit", whole=False) != french
-    game.state = "two"  # a round saved, corrected, deleted…
-    with translation.override("fr"):
-        assert kept_key(game, "edit", whole=False) != french
-
-
 def test_a_phone_following_a_finished_game_gets_a_rematch_button_that_works_for_it():
     """The live part is partly kept and shared: what it gives each phone of its own (the
     rematch's CSRF token) still works for that phone."""

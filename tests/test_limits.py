@@ -242,5 +242,3 @@ def test_house_rules_saved_under_a_name_with_a_step_are_counted(tight):
         assert stranger.post("/new/tamalou/", saving).status_code == 302  # to the set saved
     assert stranger.post("/new/tamalou/", saving).status_code == 429
     assert RuleSet.objects.count() == 3
-
-

@@ -2,41 +2,35 @@
 
 A game keeps its variant, settings and players; each round keeps exactly the
 round object of the game file. Totals, winners and explanations are computed
-by the referee from these, so they can never disagree with history.
+by the referee from these when the game is read, so they can never disagree
+with history.
 
 Every change to a game goes through a method here (add, replace, delete,
 restore a round, end or resume the game, a timer tap, a rematch, store a game
-file), and each reads the same way: take the game's row lock, check the game
-as it would be stored with the referee, store it, and end with a new state
-token (which every cache and ETag is keyed by), the summary and the score
-sheet in the same transaction, telling the phones that follow the game once
-it commits (``_store``; a saved round adds its result to the stored sheet and
-the summary instead, ``add_round``).
+file), and each reads the same way: take the game's row lock, score the game
+as it would be stored with the referee, write the rows, and renew the game's
+version (the state token every ETag is keyed by) with its summary, in one
+transaction (``_store``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import io
 import json
-import pickle
 import secrets
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta
-from functools import cache, cached_property, lru_cache
-from pathlib import Path
+from functools import lru_cache
 
-from django.db import DatabaseError, models, transaction
+from django.db import models, transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from scoring.referee import engine, gamefile, story
 from scoring.referee.house import HouseRules
 from scoring.referee.tambouille import TURN_SECONDS, Tambouille
-from scoring.referee.variants import VARIANTS
 
 # The shape of a game's edit or share key in a URL, a cookie or a backup: what ``new_key``
 # makes (and older keys, up to 32 characters).
@@ -139,10 +133,6 @@ class Game(models.Model):
     # A fresh random token with every saved change (written in the change's transaction):
     # caches and ETags are keyed by it, so they are never stale on any app server.
     state = models.CharField(max_length=32, default=new_key, editable=False)
-    # The size of the game's file as its export writes it (UTF-8 bytes), kept by each change,
-    # which is refused past what an import reads (gamefile.check_file_bytes). None: not known
-    # yet (a new game, or one stored before it was kept): worked out at its next change.
-    file_bytes = models.PositiveIntegerField(null=True, blank=True, editable=False)
     # The game's identifier in its files (a copy imported from a file keeps the file's).
     uid = models.CharField(max_length=64, default=new_uid, db_index=True, editable=False)
     imported = models.BooleanField(default=False, editable=False)  # made from a game file
@@ -196,7 +186,7 @@ class Game(models.Model):
     # read once for this loaded game (``refresh_from_db`` forgets them).
 
     def refresh_from_db(self, *args, **kwargs) -> None:
-        for memo in ("_live_rounds", "_live_count", "_sheet", "_stored", "_summary"):
+        for memo in ("_live_rounds", "_sheet", "_summary"):
             self.__dict__.pop(memo, None)
         super().refresh_from_db(*args, **kwargs)
 
@@ -214,36 +204,19 @@ class Game(models.Model):
         return self._live_rounds
 
     def live_count(self) -> int:
-        """How many live rounds the game has (counted, not read)."""
-        if "_live_rounds" in self.__dict__:
-            return len(self._live_rounds)
-        if "_live_count" not in self.__dict__:
-            # Counted by the query that listed the game, when it did (``with_round_counts``).
-            counted = self.__dict__.get("round_count")
-            self._live_count = self.rounds.live().count() if counted is None else counted
-        return self._live_count
-
-    def rounds_between(self, first: int, last: int) -> list[Round]:
-        """Live rounds ``first + 1`` to ``last`` in order: only those are read, and only what
-        the sheet lists of them."""
-        if "_live_rounds" in self.__dict__:
-            return self._live_rounds[first:last]
-        listed = self.rounds.live().order_by("position")
-        listed = listed.only("id", "game_id", "position", "edits", "data")  # not its dates
-        return list(listed[first:last]) if last > first else []
+        """How many live rounds the game has: counted by the query that listed the game when
+        it did (``with_round_counts``), else those read."""
+        counted = self.__dict__.get("round_count")
+        if counted is not None and "_live_rounds" not in self.__dict__:
+            return counted
+        return len(self.live_rounds())
 
     def round_numbered(self, round_id: int) -> tuple[Round, int] | None:
-        """A live round and its number, by its id (the other rounds are counted, not read)."""
-        if "_live_rounds" in self.__dict__:
-            for number, stored in enumerate(self._live_rounds, 1):
-                if stored.pk == round_id:
-                    return stored, number
-            return None
-        live = self.rounds.live()
-        stored = live.filter(pk=round_id).first()
-        if stored is None:
-            return None
-        return stored, live.filter(position__lt=stored.position).count() + 1
+        """A live round and its number, by its id."""
+        for number, stored in enumerate(self.live_rounds(), 1):
+            if stored.pk == round_id:
+                return stored, number
+        return None
 
     @property
     def is_match(self) -> bool:
@@ -292,48 +265,24 @@ class Game(models.Model):
             rules_name=self.rules_name or None,
         )
 
-    def sheet_key(self) -> str:
-        """Names the score sheet of the game as loaded: its state (which changes with its
-        rounds), everything else it is scored from, and the code that scores and stores it."""
-        settings = json.dumps(self.settings, sort_keys=True)
-        scored_from = (self.state, self.variant, self.players, settings, self.ended)
-        seed = "\x1f".join(map(str, (referee_version(), *scored_from, self.rules_name)))
-        return f"sheet:{hashlib.sha256(seed.encode()).hexdigest()}"
-
     def score(self) -> engine.ScoreSheet:
-        """The referee's score sheet of the game as loaded: the one the change that made its
-        state stored, so that no server scores the game again to show it. A game no change
-        has stored a sheet for (stored before a deploy that changed the referee, or written
-        around the app) is scored, and its sheet stored."""
+        """The referee's score sheet of the game as loaded, scored once for this instance."""
         if "_sheet" not in self.__dict__:
-            key = self.sheet_key()
-            stored = StoredSheet.objects.filter(game_id=self.pk, key=key).first()
-            sheet = None if stored is None else stored.sheet(rescore=self._rescored_rounds)
-            if sheet is None:
-                sheet = engine.score_game(self.as_entry())
-                stored = StoredSheet.of(self, key, sheet)
-                stored.keep()
-            self._sheet, self._stored = sheet, stored
+            self._sheet = engine.score_game(self.as_entry())
         return self._sheet
 
-    def _rescored_rounds(self) -> list[engine.RoundResult]:
-        """The rounds' results, scored afresh and stored, for a stored sheet whose rounds do
-        not read."""
-        sheet = engine.score_game(self.as_entry())
-        StoredSheet.of(self, self.sheet_key(), sheet).keep()
-        return list(sheet.rounds)
-
     def next_deal(self) -> tuple[str, str] | None:
-        """(dealer, first to play) of the next round, kept with the stored sheet: a page reads
-        no round for it. None when the game is over."""
-        return None if self.score().finished else self._stored.next_deal()
+        """(dealer, first to play) of the next round; None when the game is over (or for a
+        match, whose turns say who plays)."""
+        sheet = self.score()
+        if sheet.finished or self.is_match:
+            return None
+        deals = engine.deals(sheet, self.first_dealer)
+        return deals[len(sheet.rounds)] if len(deals) > len(sheet.rounds) else None
 
     def file_size(self) -> int:
-        """The size of the game's file as its export writes it (``file_bytes``, worked out if
-        it is not known)."""
-        if self.file_bytes is None:
-            return len(gamefile.dumps(self.game_file()).encode())
-        return self.file_bytes
+        """The size of the game's file as its export writes it (UTF-8 bytes)."""
+        return len(gamefile.dumps(self.game_file()).encode())
 
     def stored_summary(self, rounds: int | None = None) -> story.GameSummary:
         """The summary kept with the game (for ``rounds`` live rounds, by default those
@@ -376,54 +325,35 @@ class Game(models.Model):
     # --- every write: lock, check with the referee, store, notify ------------------------
 
     def add_round(self, number: int, entry: engine.RoundEntry) -> Round:
-        """Store round ``number``; Conflict if the game has another number of rounds now. The
-        round is scored on from where the stored sheet stands after the rounds before it, and
-        its result added to that sheet and to the game's summary: the rounds before it are
-        neither read nor scored again, nor their results unpickled. (The page the save answers
-        with reads the whole sheet, for its chart.)"""
+        """Store round ``number``; Conflict if the game has another number of rounds now."""
         data = gamefile.round_to_json(entry)
         with self._locked():
-            count = self.live_count()  # the rounds before it are not read: only their sheet
-            live = self.rounds.live().order_by("position")
-            same = live[number - 1] if 0 < number <= count else None
+            rounds = self.live_rounds()
+            same = rounds[number - 1] if 0 < number <= len(rounds) else None
             if same is not None and same.data == data:
                 # The same round sent again (a second tap on Save, a retry after its answer was
                 # lost, or another phone that typed the same hands): it is stored once.
                 same.sent_again = True
                 return same
-            if count != number - 1:
+            if len(rounds) != number - 1:
                 raise Conflict
-            stored = StoredSheet.objects.filter(game=self, key=self.sheet_key()).first()
-            before = stored.standing_after() if stored is not None else None
-            if before is not None and before.number == count:
-                summary = self.stored_summary(count)
-            else:  # no stored sheet that reads (older code stored it): the game scored afresh
-                sheet = engine.score_game(self.as_entry())
-                stored = StoredSheet.of(self, self.sheet_key(), sheet)
-                before, summary = engine.progress_of(sheet), story.summarize(sheet)
-            rules = self.as_entry([], ended_after=count)  # its rules; an ended game stays ended
-            results, after = engine.continue_game(rules, before, [entry])
-            size = self.file_size() + gamefile.round_bytes(data, first=count == 0)
-            gamefile.check_file_bytes(size)
-            summary = story.add_rounds(summary, results, after)
+            sheet = engine.score_game(self.as_entry([*self.entries(), entry]))
             last = self.rounds.aggregate(last=Max("position"))["last"] or 0
             created = Round.objects.create(game=self, position=last + 1, data=data)
-            self._new_state(summary, file_bytes=size)
-            stored.add(self.sheet_key(), results, after)
-            # The game as this write leaves it, for the page the save answers with.
-            self._live_count, self._stored = count + 1, stored
-            self._sheet = stored.sheet(rescore=self._rescored_rounds)
+            self._store(sheet)
         return created
 
     def replace_round(self, round_id: int, edits: int | None, entry: engine.RoundEntry) -> None:
         """Correct a round; Conflict if it was corrected or deleted since ``edits``."""
         with self._locked():
-            found = self.round_numbered(round_id)  # the rounds before it are counted, not read
+            found = self.round_numbered(round_id)
             if found is None or found[0].edits != edits:
                 raise Conflict
             current, number = found
-            later = self.rounds.live().filter(position__gt=current.position).order_by("position")
-            sheet = self._scored_on(number, [entry, *self.entries(list(later), number + 1)])
+            rounds = self.entries()
+            sheet = engine.score_game(
+                self.as_entry([*rounds[: number - 1], entry, *rounds[number:]])
+            )
             Round.objects.filter(pk=round_id).update(
                 data=gamefile.round_to_json(entry),
                 edits=current.edits + 1,
@@ -544,44 +474,20 @@ class Game(models.Model):
             self.refresh_from_db(from_queryset=Game.objects.select_for_update(no_key=True))
             yield
 
-    def _scored_on(self, number: int, entries: list[engine.RoundEntry]) -> engine.ScoreSheet:
-        """The game's sheet with its rounds from ``number`` on replaced by ``entries``: scored
-        on from where the stored sheet stood after round ``number - 1``, the rounds before it
-        not scored again (a correction of the last round scores one round). A GameError
-        refuses the change. (A Tambouille match's
-        standing is not in its rounds' results: a correction scores the match again.)"""
-        sheet = self.score()
-        count = len(sheet.rounds)
-        if self.is_match and number <= count:
-            before = self.entries(self.live_rounds()[: number - 1])
-            return engine.score_game(self.as_entry([*before, *entries]))
-        rules = self.as_entry([], ended_after=count)  # its rules; an ended game stays ended
-        before = engine.progress_after(sheet, number - 1)
-        results, after = engine.continue_game(rules, before, entries)
-        return engine.sheet_of(
-            sheet.variant, sheet.players, [*sheet.rounds[: number - 1], *results], after
-        )
-
     def _store(self, sheet: engine.ScoreSheet, **changes) -> None:
         """The end of a write that scored the game's sheet (``sheet``, checked by the
-        referee): ``_new_state`` with the sheet's summary and the size of the game's file
-        (refused past the most a file holds), and the sheet stored whole."""
+        referee): the game's file checked against the most an import reads (a GameError
+        refuses the change), then ``_new_state`` with the sheet's summary."""
         as_stored = Game.objects.get(pk=self.pk)  # its rounds as this change leaves them
         as_stored.ended = changes.get("ended", self.ended)
-        size = len(gamefile.dumps(as_stored.game_file()).encode())
-        gamefile.check_file_bytes(size)
-        self._new_state(story.summarize(sheet), file_bytes=size, **changes)
-        stored = StoredSheet.of(self, self.sheet_key(), sheet)
-        stored.keep()
-        self._sheet, self._stored = sheet, stored
+        gamefile.check_file_bytes(as_stored.file_size())
+        self._new_state(story.summarize(sheet), **changes)
+        self._sheet = sheet
 
     def _restate(self, **changes) -> None:
         """The end of a write that leaves what the game is scored from as it was (a timer tap,
-        a rematch made): ``_new_state``, the summary and the stored sheet as they were, the
-        sheet under the new state's key. (None stored: the next read scores the game.)"""
-        kept = self.sheet_key()
+        a rematch made): ``_new_state``, the summary as it was."""
         self._new_state(None, **changes)
-        StoredSheet.objects.filter(game=self, key=kept).update(key=self.sheet_key())
 
     def _new_state(self, summary: story.GameSummary | None, **changes) -> None:
         """The end of every write, in its transaction: the game's ``changes``, a new state
@@ -593,248 +499,6 @@ class Game(models.Model):
             changes["summary"] = story.summary_to_json(summary)
         Game.objects.filter(pk=self.pk).update(**changes)
         self.refresh_from_db()  # the game as now stored; its rounds are read again if asked
-
-
-@cache
-def referee_version() -> str:
-    """A digest of the code a stored score sheet is made and read with: the referee
-    (``scoring/referee``), this module (how a game is given to the referee, how its sheet is
-    stored), and the migrations (one may rewrite stored rounds). A sheet stored by other
-    code is scored again."""
-    digest = hashlib.sha256()
-    scoring = Path(__file__).resolve().parent.parent
-    code = [*(scoring / "referee").rglob("*.py"), Path(__file__).resolve()]
-    for path in sorted([*code, *(scoring / "migrations").glob("*.py")]):
-        digest.update(str(path.relative_to(scoring)).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-# The newest rounds a sheet lists (scoring.pages.sheet): kept with their deals beside the stored
-# sheet, so that its page reads them and not every round's result.
-RECENT_ROUNDS = 30
-
-
-class StoredSheet(models.Model):
-    """The referee's score sheet of a game as its last change left it, under the key of what
-    it was scored from (``Game.sheet_key``), so that a server just started, or another one,
-    reads it instead of scoring every round again. Only a cache of what the rounds say: a
-    key that does not match, or data that does not read (a sheet stored by older code), is
-    scored afresh.
-
-    Kept in parts, so that a saved round is added to it without unpickling the results
-    before it, and a page reads only what it shows: where the game stands after its rounds
-    (``standing``: with the last round's result and the next deal), the running totals of
-    every round (``running``: the chart), the newest rounds' results with their deals
-    (``recent``: the history), and every round's result (``data``: one pickle for each change
-    that added rounds, end to end; a change that scored the whole game writes them all in
-    one). Plain pickles: the database is this app's own, and what it holds here was written
-    by ``keep`` alone."""
-
-    game = models.OneToOneField(
-        Game, on_delete=models.CASCADE, primary_key=True, related_name="stored_sheet"
-    )
-    key = models.CharField(max_length=80)
-    # Pickled lists of engine.RoundResult, end to end: the sheet's rounds, in order.
-    data = models.BinaryField()
-    # pickle.dumps((variant, players, engine.Progress after the rounds, the last round's
-    # engine.RoundResult or None, the next round's (dealer, first to play) or None)).
-    standing = models.BinaryField(default=b"")
-    # pickle.dumps(engine.RunningTotals of the rounds): what the chart draws.
-    running = models.BinaryField(default=b"")
-    # pickle.dumps([(engine.RoundResult, its (dealer, first to play)), …] of the newest
-    # RECENT_ROUNDS rounds): what the history lists.
-    recent = models.BinaryField(default=b"")
-
-    def __str__(self) -> str:
-        return f"score sheet of game {self.game_id}"
-
-    @classmethod
-    def of(cls, game: Game, key: str, sheet: engine.ScoreSheet) -> StoredSheet:
-        """The sheet as it is stored (not stored yet: ``keep`` stores it)."""
-        last = sheet.rounds[-1] if sheet.rounds else None
-        deals = engine.deals(sheet, game.first_dealer) if sheet.variant in VARIANTS else []
-        deal = deals[len(sheet.rounds)] if len(deals) > len(sheet.rounds) else None
-        standing = (sheet.variant, sheet.players, engine.progress_of(sheet), last, deal)
-        return cls(
-            game_id=game.pk,
-            key=key,
-            standing=pickle.dumps(standing, pickle.HIGHEST_PROTOCOL),
-            data=pickle.dumps(list(sheet.rounds), pickle.HIGHEST_PROTOCOL),
-            running=pickle.dumps(engine.running_totals(sheet), pickle.HIGHEST_PROTOCOL),
-            recent=pickle.dumps(
-                list(zip(sheet.rounds, deals, strict=False))[-RECENT_ROUNDS:],
-                pickle.HIGHEST_PROTOCOL,
-            ),
-        )
-
-    @classmethod
-    def read(cls, game_id: int, key: str) -> engine.ScoreSheet | None:
-        """The sheet stored under ``key`` for the game; None if there is none or it does not
-        read."""
-        found = cls.objects.filter(game_id=game_id, key=key).first()
-        return None if found is None else found.sheet()
-
-    def sheet(self, rescore: Callable[[], list[engine.RoundResult]] | None = None):
-        """The score sheet; None if its standing does not read (a class changed shape, an
-        older format). Its rounds are read when first needed (``StoredRounds``); data that
-        does not read then is ``rescore``d."""
-        try:
-            variant, players, after, last, _ = pickle.loads(self.standing)
-        except Exception:  # unreadable: as if missing
-            return None
-        if not isinstance(after, engine.Progress):
-            return None
-        rounds = StoredRounds(
-            bytes(self.data), after.number, last, rescore, bytes(self.running), bytes(self.recent)
-        )
-        return engine.sheet_of(variant, players, rounds, after)
-
-    def standing_after(self) -> engine.Progress | None:
-        """Where the game stands after the sheet's rounds (their results not read); None if
-        it does not read."""
-        try:
-            _, _, after, _, _ = pickle.loads(self.standing)
-        except Exception:  # unreadable: as if missing
-            return None
-        return after if isinstance(after, engine.Progress) else None
-
-    def next_deal(self) -> tuple[str, str] | None:
-        """(dealer, first to play) of the next round; None when there is none (a match, or
-        nobody left in)."""
-        return pickle.loads(self.standing)[4]
-
-    def add(self, key: str, results: list[engine.RoundResult], after: engine.Progress) -> None:
-        """Store the sheet with ``results`` after its rounds and ``after`` as its standing,
-        under ``key``. The results before are not unpickled, their bytes only copied."""
-        variant, players, before, last, deal = pickle.loads(self.standing)
-        in_game = list(before.in_game)
-        recent = kept_recent(bytes(self.recent), before.number)
-        for result in results:
-            if recent is not None:
-                recent = [*recent, (result, deal)][-RECENT_ROUNDS:]
-            in_game = [p for p in in_game if p not in result.knocked_out]
-            if deal is not None:
-                deal = engine.deal_after(VARIANTS[variant](), players, deal[0], in_game, result)
-            deal = deal if in_game else None
-        last = results[-1] if results else last
-        self.key = key
-        self.standing = pickle.dumps((variant, players, after, last, deal), pickle.HIGHEST_PROTOCOL)
-        self.data = bytes(self.data) + pickle.dumps(results, pickle.HIGHEST_PROTOCOL)
-        # None kept (a sheet stored by older code): its chart and history read the rounds.
-        kept = kept_running_totals(bytes(self.running), before.number)
-        self.running = (
-            b"" if kept is None else pickle.dumps(kept.after(results), pickle.HIGHEST_PROTOCOL)
-        )
-        self.recent = b"" if recent is None else pickle.dumps(recent, pickle.HIGHEST_PROTOCOL)
-        self.keep()
-
-    def keep(self) -> None:
-        """Store the sheet as its game's, in place of the one it had. A write that fails
-        (another phone storing at the same moment) loses nothing: the sheet is scored again
-        when read."""
-        try:
-            with transaction.atomic():
-                self.save()
-        except DatabaseError:
-            pass
-
-
-class StoredRounds(Sequence):
-    """A stored sheet's rounds, unpickled when first read beyond the last one; the running
-    totals and the newest rounds kept beside them read on their own. `make bench`'s long
-    games measured the sheet of a 500-round game at 4.5 times the CPU of a 30-round one
-    while every read unpickled each round's result, and its save at 1.95–3.6 times while the
-    chart and the history did (budget: twice)."""
-
-    def __init__(
-        self, data: bytes, count: int, last, rescore=None, running: bytes = b"", recent: bytes = b""
-    ) -> None:
-        self.data, self.count, self.last, self.rescore = data, count, last, rescore
-        self.running_data, self.recent_data = running, recent
-        self.results: list[engine.RoundResult] | None = None
-
-    def __len__(self) -> int:
-        return self.count
-
-    def __getitem__(self, index):
-        if isinstance(index, int) and self.last is not None and index in (-1, self.count - 1):
-            return self.last
-        return self.read()[index]
-
-    def __iter__(self):
-        return iter(self.read())
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Sequence) and list(self) == list(other)
-
-    def __repr__(self) -> str:
-        return f"StoredRounds({self.count} rounds)"
-
-    @cached_property
-    def running_totals(self) -> engine.RunningTotals | None:
-        """The running totals kept with the rounds, read without them; None if none were
-        kept (a sheet stored by older code)."""
-        return kept_running_totals(self.running_data, self.count)
-
-    @cached_property
-    def recent(self) -> list[tuple[engine.RoundResult, tuple[str, str]]] | None:
-        """The newest rounds kept with their deals, read without the others; None if none
-        were kept."""
-        return kept_recent(self.recent_data, self.count)
-
-    def since(self, first: int) -> list[tuple[engine.RoundResult, tuple[str, str]]] | None:
-        """Rounds ``first + 1`` to the last with their deals, read without the others, when
-        they are among the newest kept (``RECENT_ROUNDS``); None otherwise."""
-        recent = self.recent
-        if recent is None or first < self.count - len(recent):
-            return None
-        return recent[len(recent) - (self.count - first) :]
-
-    def read(self) -> list[engine.RoundResult]:
-        if self.results is None:
-            results = []
-            try:
-                stream = io.BytesIO(self.data)
-                while stream.tell() < len(self.data):
-                    results += pickle.load(stream)
-            except Exception:  # unreadable: scored afresh, if it can be
-                results = None
-            readable = results is not None and len(results) == self.count
-            if not (readable and all(isinstance(r, engine.RoundResult) for r in results)):
-                if self.rescore is None:
-                    raise ValueError("a stored sheet's rounds that do not read")
-                results = self.rescore()
-            self.results = results
-            # Not needed again, and ``rescore`` holds the game whose sheet holds these rounds:
-            # a cycle, which only the garbage collector's passes freed, with every round read
-            # (the CSV of a 300-round game left 11,000 objects to them; `make probe`'s exports
-            # saw the passes stop a server process for 25-100 ms).
-            self.rescore = None
-        return self.results
-
-
-def kept_running_totals(data: bytes, count: int) -> engine.RunningTotals | None:
-    """The running totals of ``count`` rounds pickled in ``data``; None if they do not read."""
-    running = unpickled(data)
-    readable = isinstance(running, engine.RunningTotals) and len(running.rows) == count
-    return running if readable else None
-
-
-def kept_recent(data: bytes, count: int) -> list | None:
-    """The newest rounds of ``count`` with their deals, pickled in ``data``; None if they do
-    not read."""
-    recent = unpickled(data)
-    readable = isinstance(recent, list) and len(recent) == min(count, RECENT_ROUNDS)
-    return recent if readable else None
-
-
-def unpickled(data: bytes):
-    """What ``data`` holds; None if nothing was kept, or it does not read (older code's)."""
-    try:
-        return pickle.loads(data)
-    except Exception:
-        return None
 
 
 @lru_cache(maxsize=256)

@@ -30,7 +30,7 @@ from fractions import Fraction
 from functools import cached_property
 from itertools import pairwise
 
-from scoring.referee.engine import RunningTotals, ScoreSheet, running_totals
+from scoring.referee.engine import ScoreSheet, running_totals
 from scoring.referee.notes import Note
 from scoring.referee.variants.base import Landmark
 
@@ -304,12 +304,10 @@ def score_chart(
     sheet: ScoreSheet,
     landmarks: Sequence[Landmark] = (),
     say: Callable[[Note], str] = str,
-    totals: RunningTotals | None = None,
 ) -> Chart:
     """The chart of a score sheet, with the variant's ``landmarks`` drawn across it, each
-    labelled as ``say`` puts its note (in the page's language). Its running ``totals`` are
-    worked out from its rounds unless given (a stored sheet keeps them)."""
-    totals = totals or running_totals(sheet)
+    labelled as ``say`` puts its note (in the page's language)."""
+    totals = running_totals(sheet)
     heights = {
         player: [0.0] + [row[seat] for row in totals.rows if row[seat] is not None]
         for seat, player in enumerate(sheet.players)

@@ -3,7 +3,6 @@ variant and the day it began."""
 
 from __future__ import annotations
 
-from django.core.cache import cache
 from django.http import HttpResponse
 from django.utils import timezone
 
@@ -15,10 +14,8 @@ from scoring.referee import gamefile
 
 
 def game_file_download(game: Game) -> HttpResponse:
-    """The game file, drawn once for each version of the game and kept in the cache the
-    server's processes share: six phones pulling a heavy game's file (2.4 MB) each had it drawn
-    afresh, and another phone's p95 went from 16 to 499 ms (issue #34)."""
-    text = cache.get_or_set(f"game-file:{game.version}", lambda: gamefile.dumps(game.game_file()))
+    """The game file, as an import reads it."""
+    text = gamefile.dumps(game.game_file())
     response = HttpResponse(text, content_type="application/json; charset=utf-8")
     stamp = timezone.localdate(game.created_at).isoformat()
     response["Content-Disposition"] = f'attachment; filename="tamalou-{game.variant}-{stamp}.json"'

@@ -151,7 +151,7 @@ def turn_rounds(game: Game, sheet: engine.ScoreSheet) -> list[dict]:
     read after it (if another phone saved or deleted one meanwhile, each result still meets its
     own round; the next view shows the change)."""
     rows = []
-    stored_rounds = game.rounds_between(0, len(sheet.rounds))
+    stored_rounds = game.live_rounds()[: len(sheet.rounds)]
     for stored, result in zip(stored_rounds, sheet.rounds, strict=False):
         rows.append(
             {

@@ -15,9 +15,9 @@ from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import gettext, ngettext
 
-from scoring.games.models import RECENT_ROUNDS, Game, StoredRounds, key_column
+from scoring.games.models import Game, key_column
 from scoring.pages.chart import score_chart
 from scoring.pages.display import points, say
 from scoring.pages.forms import RoundForm
@@ -30,17 +30,8 @@ from scoring.referee import engine, story
 # folded to their header line (their Edit button on it), so that a long game stays a short page.
 OPEN_ROUNDS = 1
 # The newest rounds the sheet lists at all (an evening's worth); older ones are one line that
-# leads to the page of every round, so that a 500-round sheet costs what a 30-round one does.
-LISTED_ROUNDS = RECENT_ROUNDS
-
-
-def kept_key(game: Game, link: str, whole: bool) -> str | None:
-    """The key a sheet's history and story are kept under once drawn (``{% cache %}`` in
-    game.html), shared by every phone that follows the game: what they show changes with the
-    game's version (its rounds and settings), the link (its Edit links, its addresses) and
-    the language. The page of every round (``whole``) is drawn, not kept: a long game's is
-    heavy, and seldom opened."""
-    return None if whole else f"{game.version}:{link}:{get_language()}"
+# leads to the page of every round, so that a long game stays a short page.
+LISTED_ROUNDS = 30
 
 
 def page_template(game: Game) -> str:
@@ -71,13 +62,9 @@ def history(
     rows = []
     count = len(sheet.rounds)
     first = earlier_rounds(sheet) if fold else 0
-    listed = kept_since(sheet, first)
-    if listed is None:
-        deals = engine.deals(sheet, game.first_dealer)
-        listed = zip(sheet.rounds[first:], deals[first:], strict=False)
-    # Rounds ``first + 1`` to ``count``, counted from the oldest: if another phone added or
-    # deleted the last round since the sheet was read, each result still meets its own round.
-    rounds = game.rounds_between(first, count)
+    deals = engine.deals(sheet, game.first_dealer)
+    listed = zip(sheet.rounds[first:], deals[first:], strict=False)
+    rounds = game.live_rounds()[first:count]
     for stored, (result, deal) in zip(rounds, listed, strict=False):
         shown = {
             "entry": stored,  # the stored ``Round`` (its id for the edit and delete links)
@@ -151,22 +138,6 @@ def standings(game: Game, sheet: engine.ScoreSheet) -> list[dict]:
     ]
 
 
-# What a stored sheet keeps beside its rounds' results, for its chart and its history to read
-# instead of them all: `make bench`'s long games measured a save at round 500 at about twice
-# the CPU of one at round 30 while they read them (budget: twice).
-
-
-def kept_totals(sheet: engine.ScoreSheet) -> engine.RunningTotals | None:
-    """The running totals a stored sheet keeps; None for any other."""
-    return sheet.rounds.running_totals if isinstance(sheet.rounds, StoredRounds) else None
-
-
-def kept_since(sheet: engine.ScoreSheet, first: int) -> list | None:
-    """Rounds ``first + 1`` on, with their deals, as a stored sheet keeps its newest; None
-    for any other, or older rounds."""
-    return sheet.rounds.since(first) if isinstance(sheet.rounds, StoredRounds) else None
-
-
 def chart_summary(sheet: engine.ScoreSheet) -> str:
     """What the chart shows, said in words for a screen reader: each player's last total."""
     return ", ".join(f"{p} {points(sheet.totals[p])}" for p in sheet.players)
@@ -234,19 +205,14 @@ def sheet_context(
     asked = request.GET.get("open", "")
     opened = int(asked) if asked.isascii() and asked.isdigit() and len(asked) < 8 else None
     return shown | {
-        "kept_key": kept_key(game, link, whole or opened is not None),
-        # A folded round's line, drawn once and kept: the rounds' own data completes its key.
-        "round_key": f"{link}:{key}:{get_language()}",
         "history": lambda: history(game, sheet, fold=not whole, opened=opened),
         "earlier": 0 if whole else earlier_rounds(sheet),
         "rounds_url": reverse(f"{link}_rounds", args=[key]),
         "next_deal": game.next_deal(),
         "rounds_to_play": (variant.rounds - len(sheet.rounds)) if variant.rounds else None,
         "open_ended": not sheet.finished and variant.rounds is None,
-        # Worked out only when the page draws it (its story is kept once drawn).
-        "chart": (lambda: score_chart(sheet, variant.landmarks(), say, kept_totals(sheet)))
-        if sheet.rounds
-        else None,
+        # Worked out only when the page draws it.
+        "chart": (lambda: score_chart(sheet, variant.landmarks(), say)) if sheet.rounds else None,
         "chart_summary": lambda: chart_summary(sheet),
         "moments": (lambda: story.moments(sheet, game.entries())) if sheet.finished else None,
         "csv_url": reverse(f"{link}_csv", args=[key]),
@@ -264,9 +230,7 @@ def next_game_url(game: Game, link: str) -> str | None:
 
 def saved_context(request: HttpRequest, game: Game, cleared_undo: bool) -> dict:
     """What a round saved with htmx redraws: the next round's form, the standings, the
-    history and the story. The history and the story are drawn here for the new version and
-    kept (``kept_key``): the other phones of the table, which ask for them at once, find them
-    drawn."""
+    history and the story."""
     game.read_with_rounds()
     return sheet_context(request, game, new_round_form(game)) | {"cleared_undo": cleared_undo}
 

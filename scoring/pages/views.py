@@ -5,8 +5,6 @@ template. HTTP caching is ``scoring.pages.http``'s decorators."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.cache import cache
-from django.db import transaction
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -56,7 +54,7 @@ from scoring.pages.house_views import (
     phone_rule_sets,
     rule_set_key,
 )
-from scoring.pages.http import HtmxHttpRequest, etag_of, live_part, private
+from scoring.pages.http import HtmxHttpRequest, live_part, private
 from scoring.pages.match import ClockForm, find_match
 from scoring.pages.rules import rules_context, tambouille_context
 from scoring.pages.sheet import (
@@ -238,18 +236,9 @@ def live_part_of(request: HtmxHttpRequest, link: str, key: str) -> HttpResponse:
 
 
 def live_html(request: HtmxHttpRequest, game: Game, link: str) -> str:
-    """The live part of the game's version by ``link``: the same for every phone that follows
-    the game by that link in that language, so drawn once (a save draws it for the phones of
-    its table, which ask for it at once) and kept. A part holding a form (the end of a game)
-    holds its phone's own CSRF token: drawn for each."""
-    kept = f"live:{etag_of(game.version, link)}"
-    html = cache.get(kept)
-    if html is None:
-        context = sheet_context(request, game, link=link)
-        html = render_to_string(f"{page_template(game)}#live", context, request)
-        if "csrfmiddlewaretoken" not in html:
-            cache.set(kept, html)
-    return html
+    """The live part of the game by ``link``: what other phones change on the sheet."""
+    context = sheet_context(request, game, link=link)
+    return render_to_string(f"{page_template(game)}#live", context, request)
 
 
 def conflict_page(request: HtmxHttpRequest, game: Game, posted: RoundForm) -> HttpResponse:
@@ -275,14 +264,7 @@ def save_round(request: HtmxHttpRequest, key: str) -> HttpResponse:
         context = sheet_context(request, game, form.quiet())
         return render(request, form.form_partial if request.htmx else form.page, context)
     try:
-        # The other phones of the table are told of the round as its transaction commits, and
-        # ask for the live part at once: it is drawn first, for them all. (Drawn after, each
-        # phone that asked before it was drawn drew it too: `bench/run.py --profile` saw the
-        # live part drawn in 10 % of an evening's samples.)
-        with transaction.atomic():
-            saved = form.save()
-            if saved:
-                live_html(request, game, "edit")
+        saved = form.save()
     except Conflict:
         return conflict_page(request, game, form)
     if not saved:

@@ -38,12 +38,6 @@ def code_version() -> str:
     return digest.hexdigest()[:16]
 
 
-def cache_key(key: str, key_prefix: str, version: int) -> str:
-    """Django's cache keys (settings.CACHES ``KEY_FUNCTION``) with the code's version: the
-    cache's files outlive a deploy, and what one code drew is never shown by another."""
-    return f"{code_version()}:{key_prefix}:{version}:{key}"
-
-
 # Light and dark theme colours (the bar of static/css/app.css, and the page behind it).
 THEME_LIGHT = "#0b6e4f"
 THEME_DARK = "#121417"

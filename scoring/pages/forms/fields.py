@@ -70,7 +70,7 @@ class StepperInput(forms.TextInput):
 
 class Segmented(forms.RadioSelect):
     """Radio buttons side by side, each in its label (``.segmented``): Django's own options,
-    laid out by ``widgets/segmented.html`` (scoring/jinja2/) without the ``<div>`` around each."""
+    laid out by scoring/templates/widgets/segmented.html without the ``<div>`` around each."""
 
     template_name = "widgets/segmented.html"
 

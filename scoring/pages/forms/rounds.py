@@ -544,14 +544,6 @@ class HandsForm(RoundForm):
             )
         return list(rows.values())
 
-    def picker_key(self) -> str:
-        """What the picker's buttons show besides the language: the game's rules (its deck,
-        each card's points) and the cards already in hands. It is drawn once for each and kept
-        (``{% cache %}`` in _round_form.html): the same for every new round of a game."""
-        in_hands = [card.code for view in self.hands for card in view.cards]
-        used = sorted([*in_hands, *(card.code for card in self.penalty_card_list())])
-        return f"{self.game.variant}:{self.game.rules_json()}:{','.join(used)}"
-
     def picker_values(self) -> dict[str, list]:
         """What the page's script needs of each card besides its code (its button's value)
         and its name (its button's text): its value, to add up a hand, and its copies at the

@@ -1,10 +1,22 @@
 from __future__ import annotations
 
-import copy
 import os
 import shutil
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests run a few examples each by default, enough to catch a broken invariant in
+# every run; HYPOTHESIS_PROFILE=thorough runs many more (before a release, after a change to
+# the referee). The examples that once failed are replayed first either way.
+settings.register_profile(
+    "quick",
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+settings.register_profile("thorough", settings.get_profile("quick"), max_examples=300)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
 
 # Playwright's sync API runs an event loop in the test thread; the test's own ORM calls are
 # still synchronous, so Django's guard against async contexts does not apply to them.
@@ -12,21 +24,6 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="session", autouse=True)
-def own_cache_folder(tmp_path_factory):
-    """Each test process keeps the sheet parts it draws in a folder of its own (and so do the
-    servers it starts): a test that clears the cache clears no other process's."""
-    from django.conf import settings
-    from django.test import override_settings
-
-    folder = str(tmp_path_factory.mktemp("cache"))
-    caches = copy.deepcopy(settings.CACHES)
-    caches["default"]["LOCATION"] = folder
-    os.environ["CACHE_DIR"] = folder
-    with override_settings(CACHES=caches):
-        yield
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import mimetypes
+import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -18,12 +19,17 @@ from scoring.games.models import Game, Round
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
+SHOOTING = os.environ.get("SCREENSHOTS") == "1"  # screenshots only when asked for
 SUIT = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 def shoot(page: Page, name: str) -> None:
+    """A full-page screenshot in screenshots/, to look at, when asked for (SCREENSHOTS=1)."""
+    if not SHOOTING:
+        return
     SCREENSHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=True)
+    if SHOOTING:
+        page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=True)
 
 
 def assert_fits_the_phone(page: Page) -> None:
@@ -371,7 +377,8 @@ def test_the_sheet_works_without_javascript_in_french(browser, live_server):
     expect(page.locator(".who-called")).to_contain_text("Personne n’a annoncé dans cette manche")
     expect(page.locator('.hand[data-seat="1"] .chips')).to_contain_text("D♦")  # kept
     assert not Round.objects.exists()
-    page.screenshot(path=SCREENSHOTS / "06-no-javascript-fr-asked-screen.png")
+    if SHOOTING:
+        page.screenshot(path=SCREENSHOTS / "06-no-javascript-fr-asked-screen.png")
     page.locator("button[name=nobody_called]").tap()
     expect(page.locator(".round-form h2")).to_have_text("Manche 2")
     assert Game.objects.get().score().totals == {"Léa": 7, "Marc": 3}
@@ -409,7 +416,8 @@ def test_a_round_saved_without_its_caller_asks_beside_the_callers_in_french(brow
     expect(page.locator(".hand").first.locator(".chips")).to_contain_text("3♣")
     expect(page.locator("#id_total_3")).to_have_value("20")
     assert_fits_the_phone(page)
-    page.screenshot(path=SCREENSHOTS / "12-nobody-called-fr-360-screen.png")
+    if SHOOTING:
+        page.screenshot(path=SCREENSHOTS / "12-nobody-called-fr-360-screen.png")
     answer = question.locator("button[name=nobody_called]")
     expect(answer).to_have_text("Enregistrer sans annonce")
     answer.tap()
@@ -835,9 +843,10 @@ def test_every_landmark_label_is_whole_in_the_chart_and_no_curve_crosses_it(
             for label in seen:
                 assert label["onPlate"] and label["inChart"] and label["overCurves"], label
                 assert label["crossedBy"] == [], label
-            page.locator("#chart").screenshot(
-                path=SCREENSHOTS / f"12-chart-{name}-{language}-{width}.png"
-            )
+            if SHOOTING:
+                page.locator("#chart").screenshot(
+                    path=SCREENSHOTS / f"12-chart-{name}-{language}-{width}.png"
+                )
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -869,11 +878,13 @@ def test_the_end_of_a_game_with_its_chart_in_both_themes(browser, live_server, s
     assert page.evaluate(CONTRAST) == []
     assert_fits_the_phone(page)
     shoot(page, f"10-end-of-game-{scheme}")
-    page.screenshot(path=SCREENSHOTS / f"10-end-of-game-{scheme}-screen.png")
+    if SHOOTING:
+        page.screenshot(path=SCREENSHOTS / f"10-end-of-game-{scheme}-screen.png")
     page.locator("#chart").scroll_into_view_if_needed()
     # The landmark's label is drawn over the curves, on a plate of the chart's background.
     assert page.evaluate(LABEL_ON_TOP) == ["100: out"]
-    page.screenshot(path=SCREENSHOTS / f"10-end-of-game-{scheme}-chart.png")
+    if SHOOTING:
+        page.screenshot(path=SCREENSHOTS / f"10-end-of-game-{scheme}-chart.png")
     again = finished_dutch_game(["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé", "Inès", "Hugo"], 9)
     page.goto(f"{live_server.url}/g/{again.edit_key}/")  # this phone knows both games now
     page.goto(f"{live_server.url}/stats/")
@@ -881,9 +892,11 @@ def test_the_end_of_a_game_with_its_chart_in_both_themes(browser, live_server, s
     expect(page.locator(".over-time tbody tr")).to_have_count(2)
     assert page.evaluate(CONTRAST) == []
     assert_fits_the_phone(page)
-    page.screenshot(path=SCREENSHOTS / f"11-stats-{scheme}-screen.png")
+    if SHOOTING:
+        page.screenshot(path=SCREENSHOTS / f"11-stats-{scheme}-screen.png")
     page.locator(".over-time").scroll_into_view_if_needed()
-    page.screenshot(path=SCREENSHOTS / f"11-stats-{scheme}-over-time.png")
+    if SHOOTING:
+        page.screenshot(path=SCREENSHOTS / f"11-stats-{scheme}-over-time.png")
     context.close()
 
 

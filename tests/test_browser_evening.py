@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from bench.fixtures import evening_game
 from scoring.games.models import Game
 from scoring.referee import engine
-from tests.test_browser import SCREENSHOTS, assert_fits_the_phone, shoot
+from tests.test_browser import SCREENSHOTS, SHOOTING, assert_fits_the_phone, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -211,7 +211,8 @@ def test_a_30_round_8_player_sheet_stays_short(phone: Page, live_server):
     assert chart_top < 1000, chart_top  # it was ~2,400 px down
     assert_fits_the_phone(phone)
     shoot(phone, f"23-long-sheet-{size['width']}")
-    phone.screenshot(path=SCREENSHOTS / f"23-long-sheet-{size['width']}-screen.png")
+    if SHOOTING:
+        phone.screenshot(path=SCREENSHOTS / f"23-long-sheet-{size['width']}-screen.png")
     # An older round: its line opens it, its Edit button is one tap.
     folded = phone.locator("#round-5")
     folded.scroll_into_view_if_needed()
@@ -222,7 +223,8 @@ def test_a_30_round_8_player_sheet_stays_short(phone: Page, live_server):
     # opened, its rest brings Edit and Delete: the line's own Edit gives way
     expect(folded.get_by_role("link", name="Edit")).to_have_count(1)
     expect(folded.get_by_role("link", name="Delete")).to_have_count(1)
-    phone.screenshot(path=SCREENSHOTS / f"23-long-sheet-{size['width']}-round-5.png")
+    if SHOOTING:
+        phone.screenshot(path=SCREENSHOTS / f"23-long-sheet-{size['width']}-round-5.png")
     phone.locator("#round-2").get_by_role("link", name="Edit").tap()
     expect(phone).to_have_url(re.compile(r"/rounds/\d+/edit/$"))
     expect(phone.locator("h1, h2").first).to_be_visible()

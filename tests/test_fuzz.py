@@ -18,7 +18,7 @@ from urllib.parse import quote_from_bytes
 import pytest
 from django.conf import settings as django_settings
 from django.test import Client
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from scoring.games.models import Game, Round
@@ -28,11 +28,7 @@ from scoring.referee.variants import VARIANTS
 
 pytestmark = pytest.mark.django_db
 
-FUZZ = settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+FUZZ = settings()  # the profile's (tests/conftest.py)
 EXAMPLES = Path(__file__).parent / "examples"
 HTMX = {"HTTP_HX_REQUEST": "true"}
 BOUNDARY = "fuzzboundary7e3a"

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from scoring.games.models import Game, Round
 from tests.conftest import CHROMIUM
 from tests.helpers import rnd
-from tests.test_browser import SCREENSHOTS, assert_fits_the_phone, shoot, tap_card, totals
+from tests.test_browser import SCREENSHOTS, SHOOTING, assert_fits_the_phone, shoot, tap_card, totals
 from tests.test_drafts_browser import draft_holds, no_draft_left
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -474,7 +474,8 @@ def test_a_round_kept_offline_shows_its_emptied_hands_and_penalty_points(
     expect(card.locator(".pending-penalties li")).to_have_text([shown[2]])
     assert_fits_the_phone(page)
     card.scroll_into_view_if_needed()
-    page.screenshot(path=SCREENSHOTS / f"25-offline-kept-extras-{language}-{size[0]}.png")
+    if SHOOTING:
+        page.screenshot(path=SCREENSHOTS / f"25-offline-kept-extras-{language}-{size[0]}.png")
 
     page.context.set_offline(False)  # sent as kept, and saved as the card said
     expect(page.locator("#history #round-1")).to_be_visible()

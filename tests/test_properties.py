@@ -8,7 +8,7 @@ import os
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.referee.engine import GameEntry, GameError, Penalty, RoundEntry, score_game
@@ -22,9 +22,7 @@ NAMES = ["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé"]
 # (PROPERTY_EXAMPLES set), so that a mutant's verdict does not depend on luck.
 _MUTATION_RUN = "PROPERTY_EXAMPLES" in os.environ
 PROPERTY_SETTINGS = settings(
-    max_examples=int(os.environ.get("PROPERTY_EXAMPLES", 120)),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
+    **({"max_examples": int(os.environ["PROPERTY_EXAMPLES"])} if _MUTATION_RUN else {}),
     derandomize=_MUTATION_RUN,
     database=None if _MUTATION_RUN else settings.default.database,
 )

@@ -374,7 +374,8 @@ def test_no_round_can_be_added_after_the_game_ended(client):
 def test_garbage_never_gives_a_500(client, data):
     game = make_game()
     response = client.post(url(game), data)
-    assert response.status_code in (200, 400)
+    # A save is refused (400, its errors shown); a picker tap draws the form again (200).
+    assert response.status_code == (400 if "save" in data else 200)
     assert not Round.objects.exists()
 
 

@@ -6,7 +6,7 @@ PORT ?= 8000
 
 MO := locale/fr/LC_MESSAGES/django.mo
 
-.PHONY: install run serve test lint format bench load probe browsers messages gettext mutate js
+.PHONY: install run serve stack test lint format bench load probe browsers messages gettext mutate js
 
 # A virtualenv with the locked dependencies (reinstalled when the lock changes), the compiled
 # French catalogue, then migrations.
@@ -66,10 +66,10 @@ TEST_WORKERS ?= 4
 test: install browsers js lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	node --test tests/js/
-	$(BIN)/python -m pytest -n $(TEST_WORKERS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=15
 	@if $(BIN)/python scripts/postgres_available.py "$(POSTGRES_URL)"; then \
 		echo "Again on PostgreSQL ($(POSTGRES_URL))"; \
-		DATABASE_URL="$(POSTGRES_URL)" $(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not browser and not no_database"; \
+		DATABASE_URL="$(POSTGRES_URL)" $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=15 -m "not browser and not no_database"; \
 	elif [ -n "$(REQUIRE_POSTGRES)" ]; then \
 		echo "PostgreSQL is required but does not answer at $(POSTGRES_URL)" >&2; exit 1; \
 	else \
@@ -98,6 +98,16 @@ serve: install
 	DEBUG=0 $(BIN)/python manage.py collectstatic --noinput -v0
 	DEBUG=0 HOST=$(HOST) PORT=$(PORT) WEB_CONCURRENCY=$(WEB_CONCURRENCY) \
 		$(BIN)/gunicorn -c deploy/gunicorn.conf.py tamalou_ref.wsgi
+
+# The production shape on one machine (deploy/stack.sh): `make serve` on 127.0.0.1 at
+# STACK_APP_PORT (default PORT+1), behind nginx in the foreground on HOST:PORT with
+# deploy/nginx.conf (a copy under .stack/, its ports and static root rewritten). Same
+# environment as `make serve`, HTTPS=0 unless set. Debian's nginx is installed when missing.
+stack:
+	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { \
+		echo "Installing Debian's nginx for make stack"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; }
+	@HOST=$(HOST) PORT=$(PORT) MAKE="$(MAKE)" deploy/stack.sh
 
 # The budgets of docs/performance.md, measured here (a few minutes; not a test, exits 0): an
 # evening of 12 tables against `make serve`'s server, then the same against WSGI for comparison,

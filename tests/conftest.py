@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import zlib
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -79,3 +80,17 @@ def page(page, live_server):
     )
     yield page
     assert refused == [], "the Content-Security-Policy refused something"
+
+
+# The two phone sizes the app is drawn for.
+PHONES = [(390, 844), (360, 740)]
+
+
+@pytest.fixture
+def phone(request, page):
+    """The page on a touch phone of one of the two sizes, the one this test is given: tests
+    take them in turn (by their names), so that each behaviour is seen once and both sizes
+    are seen across the suite."""
+    width, height = PHONES[zlib.crc32(request.node.name.encode()) % len(PHONES)]
+    page.set_viewport_size({"width": width, "height": height})
+    return page

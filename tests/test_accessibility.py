@@ -185,12 +185,6 @@ def test_axe_finds_no_violation_in_french_with_a_round_being_picked(page: Page, 
     assert axe_violations(page) == []
 
 
-@pytest.fixture(params=[(390, 844), (360, 740)], ids=["390x844", "360x740"])
-def phone(request, page: Page) -> Page:
-    page.set_viewport_size({"width": request.param[0], "height": request.param[1]})
-    return page
-
-
 def tab_walk(page: Page, steps: int = 150) -> tuple[int, list[str]]:
     """Tab from the top of the page through every control: how many were reached, and those
     that were more than half hidden when focused."""

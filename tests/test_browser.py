@@ -78,12 +78,6 @@ def new_game(page: Page, base: str, variant: str, names: list[str], rounds: str 
     expect(page.locator(".round-form h2")).to_be_visible()
 
 
-@pytest.fixture(params=[(390, 844), (360, 740)], ids=["390x844", "360x740"])
-def phone(request, page: Page) -> Page:
-    page.set_viewport_size({"width": request.param[0], "height": request.param[1]})
-    return page
-
-
 def test_a_whole_game_on_a_touch_phone(phone: Page, live_server):
     page = phone
     page.goto(live_server.url)

@@ -18,12 +18,6 @@ from tests.test_offline_browser import controlled, kept
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture(params=[(390, 844), (360, 740)], ids=["390x844", "360x740"])
-def phone(request, page: Page) -> Page:
-    page.set_viewport_size({"width": request.param[0], "height": request.param[1]})
-    return page
-
-
 def stepper(page: Page, name: str, label: str):
     return page.locator(f'button[name="step"][value="{name}:{label}"]')
 

@@ -85,12 +85,6 @@ def assert_round_shown(page: Page) -> None:
     expect(page.locator("details.extras")).to_have_attribute("open", "")
 
 
-@pytest.fixture(params=[(390, 844), (360, 740)], ids=["390x844", "360x740"])
-def phone(request, page: Page) -> Page:
-    page.set_viewport_size({"width": request.param[0], "height": request.param[1]})
-    return page
-
-
 @pytest.mark.parametrize("language", ["fr", "en"])
 def test_a_round_being_typed_survives_reload_language_rules_and_closing(
     phone: Page, live_server, browser, language

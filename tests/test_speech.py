@@ -140,12 +140,6 @@ def speak(page: Page, live_server, language: str) -> None:
     )
 
 
-@pytest.fixture(params=[(390, 844), (360, 740)], ids=["390x844", "360x740"])
-def phone(request, page: Page) -> Page:
-    page.set_viewport_size({"width": request.param[0], "height": request.param[1]})
-    return page
-
-
 def drafted(page: Page, text: str) -> bool:
     return page.evaluate(
         """async (text) => {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scoring.games.models import (
     Game,
+    PlayerResult,
     Round,
     RuleSet,
     Table,
@@ -15,6 +16,7 @@ from scoring.guards.models import RateBucket
 
 __all__ = [
     "Game",
+    "PlayerResult",
     "RateBucket",
     "Round",
     "RuleSet",

@@ -1,7 +1,8 @@
 """The summary each game keeps (where it stands after its last round, each player's figures)
 always equals what the referee computes from the stored rounds: after saves through the page,
 corrections, deletions, restores, the end and resumption of a game, imports and backups.
-A saved round adds its figures to it; the statistics and the home page read it.
+A saved round adds its figures to it; the game's pages read it, and the statistics sum its
+players' rows (tests/test_player_results.py).
 
 Runs on SQLite and, with DATABASE_URL, on PostgreSQL."""
 
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from scoring.games.models import Game, Round
+from scoring.games.models import Game, PlayerResult, Round
 from scoring.referee import engine, gamefile, story
 from tests.test_sheet import save_round, url
 
@@ -153,18 +154,16 @@ def test_a_game_without_a_kept_summary_is_summarized_when_read_and_kept_at_its_n
     assert assert_kept(game).rounds == 2
 
 
-def test_statistics_read_the_kept_summaries(client):
-    """A summary changed behind the app's back shows on /stats/: the page reads it, and
-    scores no game."""
+def test_statistics_read_the_kept_rows(client):
+    """A player's row changed behind the app's back shows on /stats/: the page sums the rows
+    the game's writes keep (``PlayerResult``), and scores no game nor reads its summary."""
     game = Game.objects.import_file((EXAMPLES / "koubo.game.json").read_bytes())
     client.get(url(game))
-    stored = dict(Game.objects.get(pk=game.pk).summary)
-    player = stored["players"][0]
-    stored["figures"] = {**stored["figures"], player: [1, "7", "-12345", "-12345", 0, 0]}
-    Game.objects.filter(pk=game.pk).update(summary=stored)
+    json.dumps(Game.objects.get(pk=game.pk).summary)  # a summary is plain JSON
+    player = game.players[0]
+    PlayerResult.objects.filter(game=game, player=player).update(best=-12345, worst=-12345)
     page = client.get("/stats/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "−12345" in page or "-12345" in page
-    json.dumps(stored)  # a summary is plain JSON
 
 
 def test_no_round_makes_a_game_whose_file_its_import_would_refuse(client, monkeypatch):

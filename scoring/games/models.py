@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta
+from decimal import Decimal
+from fractions import Fraction
 from functools import lru_cache
 
 from django.db import models, transaction
@@ -492,12 +494,18 @@ class Game(models.Model):
     def _new_state(self, summary: story.GameSummary | None, **changes) -> None:
         """The end of every write, in its transaction: the game's ``changes``, a new state
         token (the phones following the game see it at their next poll) and the summary of
-        the game as now stored (None: as it was). (``updated_at`` is now unless ``changes``
-        says otherwise: a restored game keeps its.)"""
+        the game as now stored with its players' rows (``PlayerResult``) (None: as they
+        were). (``updated_at`` is now unless ``changes`` says otherwise: a restored game
+        keeps its.)"""
         changes = {"state": new_key(), "updated_at": timezone.now(), **changes}
         if summary is not None:
             changes["summary"] = story.summary_to_json(summary)
         Game.objects.filter(pk=self.pk).update(**changes)
+        if summary is not None:
+            # Its players' rows, which every server's pages sum, follow the game in the same
+            # transaction (a rename too: the names are the game's).
+            PlayerResult.objects.filter(game_id=self.pk).delete()
+            PlayerResult.objects.bulk_create(PlayerResult.rows_of(self.pk, summary))
         self.refresh_from_db()  # the game as now stored; its rounds are read again if asked
 
 
@@ -658,6 +666,83 @@ class Round(models.Model):
 
     def as_entry(self, number: int) -> engine.RoundEntry:
         return gamefile.round_from_json(self.data, number)
+
+
+def exact_points(value: Fraction | None) -> Decimal | None:
+    """Points as ``PlayerResult`` stores them: the referee's points are whole or half
+    (``engine.exact``), which one decimal place holds exactly; anything else is refused
+    rather than rounded."""
+    if value is None:
+        return None
+    if (value * 2).denominator != 1:
+        raise ValueError(f"{value} is not a whole or half point")
+    return Decimal(value.numerator) / value.denominator
+
+
+class PlayerResult(models.Model):
+    """One player's result in one game as the referee scored it after the game's last round:
+    written by every change to the game's rounds, in its transaction (``Game._new_state``),
+    so that the home page, the statistics and a table's page sum them in the database, the
+    same on every server. Only the referee writes them; a game before its first change has
+    none (and no round)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
+    seat = models.PositiveSmallIntegerField()  # index in the game's players
+    player = models.CharField(max_length=engine.MAX_NAME_LENGTH)  # as in the game
+    # The name ignoring case (Python's casefold, which SQL's LOWER is not): the statistics
+    # count a player by it. Casefolding makes a character at most three.
+    folded = models.CharField(max_length=3 * engine.MAX_NAME_LENGTH)
+    rounds = models.PositiveIntegerField()  # the game's rounds (none: it counts for nothing)
+    finished = models.BooleanField()  # the game's, for filtering
+    won = models.BooleanField()  # a winner of the finished game (a tie: each of them)
+    in_game = models.BooleanField()  # not knocked out: the home page's leader is among them
+    # Whole or half points (engine.exact): one decimal place sums and compares them exactly.
+    total = models.DecimalField(max_digits=15, decimal_places=1)
+    place = models.PositiveSmallIntegerField()  # 1 + the players with a lower total
+    hands = models.PositiveIntegerField()  # rounds this player played
+    hand_points = models.DecimalField(max_digits=15, decimal_places=1)  # their hands' totals
+    best = models.DecimalField(max_digits=15, decimal_places=1, null=True)  # lowest round score
+    worst = models.DecimalField(max_digits=15, decimal_places=1, null=True)  # highest
+    calls = models.PositiveIntegerField()  # calls the referee judged
+    calls_succeeded = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            # The referee refuses two players of one name ignoring case (engine.check_players).
+            models.UniqueConstraint(fields=["game", "folded"], name="one_result_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in game {self.game_id}"
+
+    @staticmethod
+    def rows_of(game_id: int, summary: story.GameSummary) -> list[PlayerResult]:
+        """The rows of the game ``game_id`` whose referee's summary is ``summary``."""
+        progress, totals = summary.progress, summary.totals
+        rows = []
+        for seat, player in enumerate(summary.players):
+            figures = summary.figures[player]
+            rows.append(
+                PlayerResult(
+                    game_id=game_id,
+                    seat=seat,
+                    player=player,
+                    folded=player.casefold(),
+                    rounds=progress.number,
+                    finished=progress.finished,
+                    won=progress.finished and player in progress.winners,
+                    in_game=player in progress.in_game,
+                    total=exact_points(totals[player]),
+                    place=1 + sum(other < totals[player] for other in totals.values()),
+                    hands=figures.hands,
+                    hand_points=exact_points(figures.hand_points),
+                    best=exact_points(figures.best),
+                    worst=exact_points(figures.worst),
+                    calls=figures.calls,
+                    calls_succeeded=figures.calls_succeeded,
+                )
+            )
+        return rows
 
 
 class TurnClock(models.Model):

@@ -1,7 +1,8 @@
-"""What a table's page shows, read from its games' stored summaries (no game is scored: the
-page costs what its number of games does, not its rounds): the standings over all and per
-variant (``story.player_stats``), two players face to face, the games by evening, the wins
-over time as a chart, over a period.
+"""What a table's page shows, summed by the database over its games' rows (``PlayerResult``,
+which every change to a game writes: no game is scored, no game's summary read, and every
+server shows the same): the standings over all and per variant (as ``story.player_stats``
+counts them), two players face to face, the games by evening, the wins over time as a
+chart, over a period.
 
 A game is shown by its edit link only to a phone that already holds that link (its session's
 games) and reaches the table by its edit link; otherwise by its read-only link. A table's key
@@ -15,17 +16,25 @@ from datetime import date, datetime
 from fractions import Fraction
 from itertools import groupby
 
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.games.models import Game, Table
-from scoring.pages.device import device_games, device_tables, followed_tables, with_round_counts
+from scoring.games.models import Game, PlayerResult, Table
+from scoring.pages.device import (
+    GameLine,
+    device_games,
+    device_tables,
+    followed_tables,
+    game_lines,
+    player_standings,
+)
 from scoring.pages.forms.tables import KeepTableForm, TableViewForm
 from scoring.pages.rules import differences
 from scoring.pages.sheet import qr_svg
-from scoring.referee import engine, story
+from scoring.referee import engine
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import VARIANTS
 
@@ -54,11 +63,11 @@ def period_start(period: str, now: datetime) -> datetime | None:
 
 @dataclass
 class Listed:
-    """A game of the table as its page lists it."""
+    """A game of the table as its page lists it (``game.finished``: whether it is)."""
 
     game: Game
-    summary: story.GameSummary
     own: bool  # by its edit link (this phone holds it)
+    summary: GameLine | None = None  # its line, read for the evenings shown
 
     @property
     def href(self) -> str:
@@ -85,43 +94,47 @@ class HeadToHead:
         return self.together - self.a_ahead - self.b_ahead
 
 
-def head_to_head(records: list[story.GameRecord], a: str, b: str) -> HeadToHead:
-    """``a`` against ``b`` over the finished games both played (names ignoring case)."""
-    duel = HeadToHead(a, b)
-    for record in records:
-        summary = record.summary
-        if not summary.finished:
-            continue
-        seat = {p.casefold(): p for p in summary.players}
-        mine, theirs = seat.get(a.casefold()), seat.get(b.casefold())
-        if mine is None or theirs is None or mine == theirs:
-            continue
-        duel.together += 1
-        ta, tb = summary.totals[mine], summary.totals[theirs]
-        duel.a_points += ta
-        duel.b_points += tb
-        duel.a_ahead += ta < tb
-        duel.b_ahead += tb < ta
-        duel.a_won += mine in summary.winners
-        duel.b_won += theirs in summary.winners
-    return duel
+def head_to_head(rows: QuerySet[PlayerResult], a: str, b: str) -> HeadToHead:
+    """``a`` against ``b`` over the finished games of ``rows`` both played (names ignoring
+    case, and not the same): ``a``'s rows, each beside ``b``'s total and win in its game."""
+    theirs = rows.filter(game=OuterRef("game"), folded=b.casefold())
+    mine = (
+        rows.filter(finished=True, folded=a.casefold())
+        .annotate(
+            their_total=Subquery(theirs.values("total")[:1]),
+            they_won=Subquery(theirs.values("won")[:1]),
+        )
+        .filter(their_total__isnull=False)
+    )
+    found = mine.aggregate(
+        together=Count("pk"),
+        a_ahead=Count("pk", filter=Q(total__lt=F("their_total"))),
+        b_ahead=Count("pk", filter=Q(total__gt=F("their_total"))),
+        a_won=Count("pk", filter=Q(won=True)),
+        b_won=Count("pk", filter=Q(they_won=True)),
+        a_points=Sum("total"),
+        b_points=Sum("their_total"),
+    )
+    points = {key: Fraction(found[key] or 0) for key in ("a_points", "b_points")}
+    return HeadToHead(a, b, **{**found, **points})
 
 
-def wins_chart(records: list[story.GameRecord], names: list[str]) -> dict | None:
-    """Each player's wins counted game after game over the finished games, oldest first (from
-    none before the first), as
-    the lines of an inline SVG (drawn by ``table.html#chart``); None without a finished game
-    won."""
-    finished = sorted((r for r in records if r.summary.finished), key=lambda r: r.when)
+def wins_chart(finished: list[Game], rows: QuerySet[PlayerResult], names: list[str]) -> dict | None:
+    """Each player's wins counted game after game over the ``finished`` games, oldest first
+    (from none before the first), their winners read from ``rows``, as the lines of an
+    inline SVG (drawn by ``table.html#chart``); None without a finished game won."""
     if not finished:
         return None
+    winners: dict[int, list[str]] = {}
+    for game_id, folded in rows.filter(won=True).values_list("game_id", "folded"):
+        winners.setdefault(game_id, []).append(folded)
     keys = [name.casefold() for name in names]
     counts = dict.fromkeys(keys, 0)
     steps = [dict(counts)]  # from no win at all: one finished game is a line, not a point
-    for record in finished:
-        for winner in record.summary.winners:
-            if winner.casefold() in counts:
-                counts[winner.casefold()] += 1
+    for game in finished:
+        for winner in winners.get(game.pk, []):
+            if winner in counts:
+                counts[winner] += 1
         steps.append(dict(counts))
     most = max(counts.values())
     if most == 0:
@@ -164,8 +177,8 @@ def wins_chart(records: list[story.GameRecord], names: list[str]) -> dict | None
         "bottom": y(0),
         "left": x(0),
         "right": x(span),
-        "first": timezone.localtime(finished[0].when),
-        "last": timezone.localtime(finished[-1].when),
+        "first": timezone.localtime(finished[0].created_at),
+        "last": timezone.localtime(finished[-1].created_at),
     }
 
 
@@ -178,53 +191,14 @@ def table_names(table: Table, games_players: Iterable[list[str]]) -> list[str]:
     return list(names.values())
 
 
-def listed_games(request: HttpRequest, table: Table, link: str, since) -> list[Listed]:
-    """The table's games in the period, newest first, each with its summary and the link
-    this phone may open it by."""
-    games = table.games.defer("settings", "summary").order_by("-created_at")
-    if since is not None:
-        games = games.filter(created_at__gte=since)
-    games = list(games)
-    summaries = read_summaries(games)
+def listed_games(request: HttpRequest, table: Table, link: str) -> list[Listed]:
+    """The table's games, newest first, each with the link this phone may open it by and
+    whether it is finished (from its rows)."""
+    finished = PlayerResult.objects.filter(game=OuterRef("pk"), finished=True)
+    games = table.games.defer("settings", "summary").annotate(finished=Exists(finished))
+    games = games.order_by("-created_at")
     mine = set(device_games(request)) if link == "edit" else set()
-    listed = []
-    for game in games:
-        listed.append(Listed(game, summaries[game.pk], game.edit_key in mine))
-    return listed
-
-
-# Each game's summary as read, by the game's version (every write renews it), kept by each
-# server process as objects. `make bench`, a table's page (200 games), under make serve's
-# server, in one sitting: none kept, p95 143.6 ms and 85.1 ms of CPU a request (over its 100 ms);
-# kept in Django's LocMemCache, which pickles each, p95 87.7 ms (110.3 for one period), CPU
-# 51.4 ms; kept here, p95 45.4 ms, CPU 35.3 ms. Emptied whole when full: a process then
-# reads them again, once.
-SUMMARIES: dict[str, story.GameSummary] = {}
-MOST_SUMMARIES = 20_000
-
-
-def read_summaries(games: list[Game]) -> dict[int, story.GameSummary]:
-    """The summary of each of ``games`` (their summaries not loaded) by its id: those kept,
-    and the others read in one query, each checked against its count of rounds
-    (``Game.stored_summary``)."""
-    found, missing = {}, {}
-    for game in games:
-        kept = SUMMARIES.get(game.version)
-        if kept is None:
-            missing[game.pk] = game
-        else:
-            found[game.pk] = kept
-    if missing:
-        if len(SUMMARIES) + len(missing) > MOST_SUMMARIES:
-            SUMMARIES.clear()
-        read = with_round_counts(Game.objects.filter(pk__in=missing))
-        for pk, state, summary, count in read.values_list("pk", "state", "summary", "round_count"):
-            game = missing[pk]
-            game.summary, game.round_count = summary, count
-            found[pk] = game.stored_summary()
-            if state == game.state:  # not changed since it was listed
-                SUMMARIES[game.version] = found[pk]
-    return found
+    return [Listed(game, game.edit_key in mine) for game in games]
 
 
 def evenings(listed: list[Listed], most: int | None) -> list[tuple[date, list[Listed]]]:
@@ -241,21 +215,35 @@ def evenings(listed: list[Listed], most: int | None) -> list[tuple[date, list[Li
 
 def table_context(request: HttpRequest, table: Table, link: str) -> dict:
     """Everything the table's page shows, by its edit ``link`` or its read-only one."""
-    listed = listed_games(request, table, link, None)
+    listed = listed_games(request, table, link)
     names = table_names(table, (item.game.players for item in listed))
     view = TableViewForm(request.GET or None, names=names)
     period = view.value("period") or "all"
     since = period_start(period, timezone.now())
+    # The rows of the games whose points count (a match sheet has no points nor calls).
+    results = PlayerResult.objects.filter(game__table=table)
+    results = results.exclude(game__variant=Tambouille.key)
     if since is not None:
         listed = [item for item in listed if item.game.created_at >= since]
-    records = [
-        story.GameRecord(item.game.variant, item.summary, item.game.created_at, item)
-        for item in listed
-        if item.game.variant != Tambouille.key
-    ]
-    by_variant = story.player_stats(records)
-    overall = over_all(by_variant)
+        results = results.filter(game__created_at__gte=since)
+    # Names as first met in the games as listed: the newest first.
+    newest = ["-game__created_at", "-game_id"]
+    by_variant = player_standings(results, newest)
+    overall = player_standings(results, newest, by_variant=False).get("", [])
     a, b = view.value("a"), view.value("b")
+    shown = evenings(listed, None if view.value("evenings") else EVENINGS_SHOWN)
+    lines = game_lines([item.game for _, items in shown for item in items])
+    for _, items in shown:
+        for item in items:
+            item.summary = lines[item.game.pk]
+    finished = sorted(
+        (
+            item.game
+            for item in listed
+            if item.game.finished and item.game.variant != Tambouille.key
+        ),
+        key=lambda game: game.created_at,
+    )
     read_url = request.build_absolute_uri(reverse("table_read", args=[table.read_key]))
     # The table's own link, shared from its page (a game's edit link it never leads to).
     own = reverse("table", args=[table.edit_key]) if link == "edit" else None
@@ -269,18 +257,18 @@ def table_context(request: HttpRequest, table: Table, link: str) -> dict:
         "period": period,
         "periods": [(value, label) for value, label in view.fields["period"].choices],
         "games": len(listed),
-        "finished": sum(item.summary.finished for item in listed),
+        "finished": sum(item.game.finished for item in listed),
         "overall": overall,
         "variants": [
             (VARIANTS[key], rows) for key in VARIANTS if (rows := by_variant.get(key)) is not None
         ],
-        "duel": head_to_head(records, a, b) if a and b and a.casefold() != b.casefold() else None,
+        "duel": head_to_head(results, a, b) if a and b and a.casefold() != b.casefold() else None,
         # The latest evenings (a year of Thursdays is a long page on a phone); every one on
         # the link that asks for them.
-        "evenings": evenings(listed, None if view.value("evenings") else EVENINGS_SHOWN),
+        "evenings": shown,
         "more_evenings": not view.value("evenings")
         and len({timezone.localdate(item.game.created_at) for item in listed}) > EVENINGS_SHOWN,
-        "chart": wins_chart(records, names),
+        "chart": wins_chart(finished, results, names),
         "read_url": read_url,
         "read_qr": None if link == "edit" else qr_svg(read_url),
         "table_url": table_url,
@@ -290,26 +278,6 @@ def table_context(request: HttpRequest, table: Table, link: str) -> dict:
         "house": differences(table.variant, table.settings) if table.variant in VARIANTS else [],
         "last": last,
     }
-
-
-def over_all(by_variant: dict[str, list[story.PlayerStats]]) -> list[story.PlayerStats]:
-    """Each player's statistics over every variant, from theirs per variant (as
-    ``story.player_stats`` orders them: most wins, most games, then by name)."""
-    merged: dict[str, story.PlayerStats] = {}
-    for rows in by_variant.values():
-        for row in rows:
-            into = merged.setdefault(row.name.casefold(), story.PlayerStats(row.name))
-            into.games += row.games
-            into.won += row.won
-            into.calls += row.calls
-            into.calls_succeeded += row.calls_succeeded
-            into.hands += row.hands
-            into.hand_points += row.hand_points
-            bests = [b for b in (into.best, row.best) if b is not None]
-            worsts = [w for w in (into.worst, row.worst) if w is not None]
-            into.best = min(bests) if bests else None
-            into.worst = max(worsts) if worsts else None
-    return sorted(merged.values(), key=lambda s: (-s.won, -s.games, s.name.casefold(), s.name))
 
 
 def new_game_url(table: Table) -> str:

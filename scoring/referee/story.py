@@ -20,8 +20,10 @@ Decisions:
 - **The same table over time**: finished games of exactly the same players (ignoring case
   and seats), oldest first, for each set of players that finished two games or more.
 
-The statistics and the home page read a ``GameSummary`` of each game, kept with the game
-when it changes (``add_rounds`` adds a new round's figures), not its whole score sheet.
+A game keeps its ``GameSummary`` when it changes (``add_rounds`` adds a new round's
+figures), and each player's figures in it as a row the database sums for the statistics
+(``PlayerResult``); ``player_stats`` is what those sums must equal. ``same_tables`` reads a
+``GameOutcome`` of each game (as its rows say it) or its ``GameSummary``.
 """
 
 from __future__ import annotations
@@ -290,12 +292,24 @@ def summary_from_json(data: dict) -> GameSummary:
 
 
 @dataclass(frozen=True)
+class GameOutcome:
+    """Where a game stands after its last round, as much as ``same_tables`` reads: its
+    players in seat order, their totals, whether it is finished and its winners (a
+    ``GameSummary`` says as much)."""
+
+    players: tuple[str, ...]
+    totals: dict[str, Fraction]
+    finished: bool
+    winners: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class GameRecord:
     """A stored game as the statistics read it: ``when`` orders games (any comparable value),
     ``ref`` names it for the caller (a link, say)."""
 
     variant: str
-    summary: GameSummary
+    summary: GameSummary | GameOutcome  # player_stats reads a GameSummary
     when: object
     ref: object = None
 

@@ -1,6 +1,7 @@
-"""``python manage.py backup_games ARCHIVE.zip``: every game in one archive.
+"""``python manage.py backup_games FILE``: every game, round, table, rule set and turn clock
+as Django's JSON (what ``dumpdata`` writes), gzip-compressed when FILE ends in ``.gz``.
 
-The archive appears whole or not at all; a game that cannot be written is named in one line
+The file appears whole or not at all; a backup that cannot be written says why in one line
 on standard error (exit status 1).
 """
 
@@ -10,19 +11,22 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from scoring.games.backup import BackupError, one_line, write_backup
+from scoring.games.backup import BackupError, counted, one_line, write_backup
 
 
 class Command(BaseCommand):
-    help = "Write every game (game files and what they do not hold) into one zip archive."
+    help = (
+        "Write every game, round, table, rule set and turn clock to FILE as Django's JSON "
+        "(gzip-compressed when FILE ends in .gz)."
+    )
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("archive", help="the zip file to write")
+        parser.add_argument("file", help="the file to write, such as backup.json.gz")
 
-    def handle(self, *args, archive: str, **options) -> None:
+    def handle(self, *args, file: str, **options) -> None:
         try:
-            count = write_backup(archive)
+            counts = write_backup(file)
         except BackupError as error:
             self.stderr.write(one_line(f"backup_games: {error}"))
             sys.exit(1)
-        self.stdout.write(f"{count} game(s) written to {archive}")
+        self.stdout.write(f"{counted(counts)} written to {file}")

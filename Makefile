@@ -6,7 +6,7 @@ PORT ?= 8000
 
 MO := locale/fr/LC_MESSAGES/django.mo
 
-.PHONY: install run serve stack test lint format bench load probe browsers messages gettext mutate js
+.PHONY: install run serve stack test lint format bench bench-tools probe browsers messages gettext mutate js
 
 # A virtualenv with the locked dependencies (reinstalled when the lock changes), the compiled
 # French catalogue, then migrations.
@@ -109,42 +109,40 @@ stack:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; }
 	@HOST=$(HOST) PORT=$(PORT) MAKE="$(MAKE)" deploy/stack.sh
 
-# The budgets of docs/performance.md, measured here (a few minutes; not a test, exits 0): an
-# evening of 12 tables against `make serve`'s server, then the same against WSGI for comparison,
-# long games, the first load. `.venv/bin/python bench/run.py --profile`: where the CPU goes.
-bench: install
-	$(BIN)/python bench/run.py
+# Locust and its dependencies, exact versions (bench/requirements.txt), for `make bench` and
+# `make probe` only (`make test` needs none of them); reinstalled when the list changes. Debian's
+# nginx (for deploy/stack.sh) and curl (the probe's hammer), installed when missing.
+$(VENV)/.bench-installed: bench/requirements.txt $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r bench/requirements.txt
+	touch $@
 
-# Eight phones on one game, one correcting round 1, a gunicorn worker killed midway: fails
-# unless no round is lost or duplicated and the totals equal a recomputation from the stored
-# rounds. On a SQLite file of its own, then on a fresh database (created and dropped) of the
-# PostgreSQL server at POSTGRES_URL when one answers.
-load: install
-	$(BIN)/python bench/load.py
-	@if $(BIN)/python scripts/postgres_available.py "$(POSTGRES_URL)"; then \
-		$(BIN)/python bench/load.py --postgres "$(POSTGRES_URL)"; \
-	elif [ -n "$(REQUIRE_POSTGRES)" ]; then \
-		echo "PostgreSQL is required but does not answer at $(POSTGRES_URL)" >&2; exit 1; \
-	else \
-		echo "No PostgreSQL at $(POSTGRES_URL): the load ran on SQLite only."; \
-	fi
+bench-tools: $(VENV)/.bench-installed
+	@command -v nginx >/dev/null 2>&1 && command -v curl >/dev/null 2>&1 || { \
+		echo "Installing Debian's nginx and curl for make bench and make probe"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx curl >/dev/null; }
 
-# Issue #34's check, measured (minutes; not part of `make test`): a phone at each of 8 tables
-# plays a game against `make serve`'s server, alone, then under each attack in turn (slowloris,
-# stalled bodies, oversized heads, costly posts, a heavy game's exports, hundreds of live
-# streams), then a fuzz of malformed requests. Fails unless the phones' p95 stays within 2x
-# their quiet p95, no answer is a 5xx but a deliberate 503, and no worker dies. On a SQLite
-# file of its own, then on a fresh database (created and dropped) of the PostgreSQL server at
-# POSTGRES_URL when one answers.
-probe: install
-	$(BIN)/python bench/probe.py
-	@if $(BIN)/python scripts/postgres_available.py "$(POSTGRES_URL)"; then \
-		$(BIN)/python bench/probe.py --postgres "$(POSTGRES_URL)"; \
+# The budgets of docs/performance.md against `make stack` (deploy/stack.sh on free ports, a SQLite
+# file of its own; BENCH_ARGS="--postgres URL" for a fresh database on that server instead):
+# many tables at once (Locust's users as phones), a 150-round game, a table's page with 200
+# games, the first load. About six minutes; prints each figure with PASS or FAIL, exits 0.
+# BENCH_ARGS: --tables N (60), --seconds S (180, after a third as much of warm-up).
+BENCH_ARGS ?=
+bench: install bench-tools
+	$(BIN)/python -m bench.bench $(BENCH_ARGS)
+
+# The door's budgets against `make stack`: half-sent heads and stalled bodies closed by nginx,
+# a 3 MB body refused, one address hammering exports and sheets while another plays, the rate
+# limits counting phones, no 5xx. On a SQLite file of its own, then on a fresh database (created
+# and dropped) of the PostgreSQL server at POSTGRES_URL when one answers. Fails on a FAIL.
+probe: install bench-tools
+	@status=0; $(BIN)/python -m bench.bench --probe $(BENCH_ARGS) || status=1; \
+	if $(BIN)/python scripts/postgres_available.py "$(POSTGRES_URL)"; then \
+		$(BIN)/python -m bench.bench --probe --postgres "$(POSTGRES_URL)" $(BENCH_ARGS) || status=1; \
 	elif [ -n "$(REQUIRE_POSTGRES)" ]; then \
 		echo "PostgreSQL is required but does not answer at $(POSTGRES_URL)" >&2; exit 1; \
 	else \
 		echo "No PostgreSQL at $(POSTGRES_URL): the probe ran on SQLite only."; \
-	fi
+	fi; exit $$status
 
 # Mutation testing of the referee (scoring/referee/), not part of `make test`: mutmut (settings in
 # pyproject.toml) changes the code one mutant at a time and runs the referee's tests against

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 
@@ -64,3 +65,25 @@ def off_the_loop(call):
 def run_async(coroutine):
     """``asyncio.run(coroutine)``, off the test thread's loop (``off_the_loop``)."""
     return off_the_loop(lambda: asyncio.run(coroutine))
+
+
+# The players of ``evening_game``.
+PLAYERS = ["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé", "Inès", "Hugo"]
+
+
+def evening_game(rounds: int = 30, seed: int = 7):
+    """A tamalou game of ``rounds`` rounds, 8 players, 4 cards each, a caller every round,
+    stored as the app stores a game file."""
+    from scoring.games.models import Game
+    from scoring.referee import gamefile
+    from scoring.referee.variants import VARIANTS
+
+    rng = random.Random(seed)
+    deck = list(VARIANTS["tamalou"]().deck())
+    entries = []
+    for number in range(1, rounds + 1):
+        cards = rng.sample(deck, len(PLAYERS) * 4)
+        hands = {p: [c.code for c in cards[i * 4 : i * 4 + 4]] for i, p in enumerate(PLAYERS)}
+        data = {"hands": hands, "caller": rng.choice(PLAYERS)}
+        entries.append(gamefile.round_from_json(data, number))
+    return Game.objects.store(GameEntry("tamalou", tuple(PLAYERS), tuple(entries)))

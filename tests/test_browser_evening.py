@@ -11,20 +11,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from bench.fixtures import evening_game
 from scoring.games.models import Game
 from scoring.referee import engine
+from tests.helpers import evening_game
 from tests.test_browser import SCREENSHOTS, SHOOTING, assert_fits_the_phone, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
-
-
-@pytest.fixture(params=[(390, 844), (360, 740)], ids=["390x844", "360x740"])
-def phone(request, page: Page) -> Page:
-    page.set_viewport_size({"width": request.param[0], "height": request.param[1]})
-    return page
 
 
 def in_french(page: Page, live_server) -> None:

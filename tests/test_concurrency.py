@@ -10,9 +10,9 @@ import time
 import pytest
 from django.db import connections, transaction
 
-from bench.phone import Phone
 from scoring.games.models import Game, Round, Table
 from tests.helpers import NOBODY_CALLED
+from tests.servers import Phone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PHONES = 6

@@ -122,7 +122,7 @@ def pool_exhausted():
 
 @pytest.mark.parametrize("debug", [True, False])
 def test_a_database_too_busy_to_answer_is_a_503_to_try_again_not_a_500(debug):
-    """Past what the server can hold (the capacity bench's saturated step), a request that
+    """Past what the server can hold, a request that
     gets no database connection in time is told to try again shortly."""
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
 

@@ -13,11 +13,10 @@ import pytest
 from django.utils import translation
 from django.utils.html import escape
 
-from bench.fixtures import evening_game
-from bench.phone import Phone
 from scoring.games.models import Game, Round
 from scoring.pages.display import say
-from tests.helpers import NOBODY_CALLED, exported_as
+from tests.helpers import NOBODY_CALLED, evening_game, exported_as
+from tests.servers import Phone
 
 EXAMPLES = Path(__file__).parent / "examples"
 

@@ -11,12 +11,11 @@ import re
 import pytest
 from django.test import Client
 
-from bench.fixtures import PLAYERS, evening_game
 from scoring.games.models import Game
 from scoring.referee import engine
 from scoring.referee.variants import VARIANTS
 from scoring.templatetags.tamalou import card_in
-from tests.helpers import NOBODY_CALLED
+from tests.helpers import NOBODY_CALLED, PLAYERS, evening_game
 
 pytestmark = pytest.mark.django_db
 

@@ -199,7 +199,7 @@ def test_form_fields_past_djangos_limit_are_a_clean_413():
 
 def test_the_probes_key_bomb_is_refused_next_to_the_field_within_a_second():
     """Timed in CPU time of this process, which serves the test client's request: the other
-    jobs of a busy machine do not count (bench/hostile.py times it through gunicorn)."""
+    jobs of a busy machine do not count (`make probe` sends it through the stack)."""
     bomb = ("{" + ",".join(f'"k{i}":0' for i in range(150_000)) + "}").encode()
     assert 1_600_000 < len(bomb) < 2_000_000
     started = time.process_time()

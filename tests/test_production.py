@@ -22,10 +22,9 @@ from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from bench.fixtures import evening_game
-from bench.servers import gunicorn
 from scoring.games.models import Game
-from tests.helpers import NOBODY_CALLED
+from tests.helpers import NOBODY_CALLED, evening_game
+from tests.servers import gunicorn
 
 ROOT = Path(__file__).resolve().parent.parent
 # Set for this test process (Playwright's event loop; development defaults), not for a server.

@@ -27,8 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.phone import NoRedirect, Phone
-from bench.servers import free_port
+from tests.servers import NoRedirect, Phone, free_port
 
 # One stack for the module: its tests run in one test process (make test: --dist loadgroup).
 pytestmark = [pytest.mark.system, pytest.mark.no_database, pytest.mark.xdist_group("stack")]
@@ -136,7 +135,7 @@ class FromAddress(urllib.request.HTTPHandler):
 
 
 def phone_at(stack: Stack, address: str) -> Phone:
-    """A browser without JavaScript (bench/phone.py) at ``address``, sending its Origin on every
+    """A browser without JavaScript (tests/servers.py) at ``address``, sending its Origin on every
     request as a browser does on a form's POST (Django compares it with the Host nginx passes)."""
     phone = Phone(stack.base)
     phone.opener = urllib.request.build_opener(

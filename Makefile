@@ -6,7 +6,7 @@ PORT ?= 8000
 
 MO := locale/fr/LC_MESSAGES/django.mo
 
-.PHONY: install run serve stack test lint format bench bench-tools probe browsers messages gettext mutate js
+.PHONY: install run serve stack test check lint format bench bench-tools probe browsers messages gettext mutate js
 
 # A virtualenv with the locked dependencies (reinstalled when the lock changes), the compiled
 # French catalogue, then migrations.
@@ -53,35 +53,42 @@ browsers:
 		echo "Installing Debian's chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
-# The whole suite on SQLite, then again on PostgreSQL when one answers at POSTGRES_URL
-# (REQUIRE_POSTGRES=1, as in CI, makes a missing PostgreSQL an error): every test that reads or
-# writes the database, through the test client, the commands and the servers they start. The
-# tests that touch no database (no_database) and the browser tests (browser: what Chromium shows
-# of pages whose server side the client tests cover on both) run once, on SQLite: on both, the
-# suite took 12 min on the 2-core CI machine, where it must take under 8.
+# Every tier on SQLite (tests/referee: the referee alone; tests/web: pages through Django's test
+# client; tests/browser: Debian's Chromium at the phone sizes; tests/system: gunicorn, nginx and
+# racing phones over loopback), then the tiers that read or write the database again on
+# PostgreSQL when one answers at POSTGRES_URL (REQUIRE_POSTGRES=1, as in CI, makes a missing
+# PostgreSQL an error). The browser tier runs once: what Chromium shows of pages whose server
+# side the web tier covers on both.
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/tamalou
-# Four test processes even on two cores: the browser tests spend most of their time waiting
-# for Chromium and the live server (on 2 cores, SQLite 3 min 48 s against 5 min 15 s with two).
+# Four test processes even on two cores: the browser and system tiers spend most of their time
+# waiting for Chromium and the servers.
 TEST_WORKERS ?= 4
+PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 test: install browsers js lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	node --test tests/js/
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=15
+	$(PYTEST) --durations=15 tests/referee tests/web tests/browser tests/system
 	@if $(BIN)/python scripts/postgres_available.py "$(POSTGRES_URL)"; then \
 		echo "Again on PostgreSQL ($(POSTGRES_URL))"; \
-		DATABASE_URL="$(POSTGRES_URL)" $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=15 -m "not browser and not no_database"; \
+		DATABASE_URL="$(POSTGRES_URL)" $(PYTEST) --durations=15 -m "not no_database" tests/web tests/system; \
 	elif [ -n "$(REQUIRE_POSTGRES)" ]; then \
 		echo "PostgreSQL is required but does not answer at $(POSTGRES_URL)" >&2; exit 1; \
 	else \
 		echo "No PostgreSQL at $(POSTGRES_URL): the suite ran on SQLite only."; \
 	fi
 
-# Python with ruff; the JavaScript (static/js, tests/js, the service worker) with Biome
+# The inner loop: the referee and the pages through the test client, on SQLite (about a minute).
+check: install
+	$(PYTEST) tests/referee tests/web
+
+# Python with ruff, and the boundaries between its packages with import-linter (the contracts
+# in pyproject.toml); the JavaScript (static/js, tests/js, the service worker) with Biome
 # (biome.json), warnings included.
 BIOME := node_modules/.bin/biome
 lint: $(VENV)/.installed js
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 	$(BIOME) lint --error-on-warnings
 
 format: $(VENV)/.installed js

@@ -3,7 +3,7 @@ a narrow no-break space (U+202F) before ``;``, ``:``, ``!`` and ``?`` used as pu
 inside « », so that a line never starts with ";" on a narrow phone.
 
 It rewrites the translations (``msgstr`` lines) of ``locale/fr/LC_MESSAGES/django.po`` in
-place, never the English ``msgid``; ``tests/test_french_typography.py`` checks that every
+place, never the English ``msgid``; ``tests/web/test_typography.py`` checks that every
 translation complies. Done in the catalogue rather than by a filter on pages: every French
 text comes from it (pages, form errors, messages, the manifest, what scripts show), so
 nothing has to remember to apply a filter.

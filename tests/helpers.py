@@ -7,9 +7,13 @@ import json
 import random
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
+from pathlib import Path
 
 from scoring.referee.cards import parse_card
 from scoring.referee.engine import GameEntry, Penalty, RoundEntry, ScoreSheet, score_game
+
+ROOT = Path(__file__).resolve().parent.parent  # the repository
+EXAMPLES = ROOT / "tests" / "examples"  # worked games and their expected score sheets
 
 # The table's answer when the round form asks whether nobody called a round (a variant whose
 # rounds end with a call, saved with nobody as the caller: HandsForm.caller_forgotten). Posted

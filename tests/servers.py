@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import secrets
 import signal
 import socket
 import subprocess
@@ -19,7 +20,9 @@ from contextlib import contextmanager
 from http.cookiejar import CookieJar
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from django.db import connection
+
+from tests.helpers import ROOT
 
 
 class Phone:
@@ -110,3 +113,49 @@ def children_of(master: int) -> set[int]:
         if int(fields[1]) == master and fields[0] != "Z":  # state, parent; not a zombie
             found.add(int(stat.parent.name))
     return found
+
+
+@contextmanager
+def app_servers(tmp_path: Path, **settings: str) -> Iterator[list[str]]:
+    """Two gunicorn servers as ``make serve`` starts them, separate processes, one database:
+    a load balancer's view (``settings``: environment variables)."""
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in (*TEST_ONLY, "DATABASE_URL")},
+        **PRODUCTION,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "HTTPS": "0",
+        "STATIC_ROOT": str(tmp_path / "static"),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'shared.sqlite3'}",
+        **settings,
+    }
+    if connection.vendor == "postgresql":
+        import psycopg
+
+        name = f"tamalou_two_servers_{os.getpid()}"
+        params = connection.settings_dict
+        admin = f"postgresql://{params['USER']}@{params['HOST']}:{params['PORT']}/postgres"
+        with psycopg.connect(admin, autocommit=True) as pg:
+            pg.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            pg.execute(f'CREATE DATABASE "{name}"')
+        env["DATABASE_URL"] = admin.rsplit("/", 1)[0] + "/" + name
+    for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True)
+    try:
+        with gunicorn(env) as first, gunicorn(env) as second:
+            yield [first, second]
+    finally:
+        if connection.vendor == "postgresql":
+            with psycopg.connect(admin, autocommit=True) as pg:
+                pg.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# Set for this test process (Playwright's event loop; development defaults), not for a server.
+TEST_ONLY = ("DJANGO_ALLOW_ASYNC_UNSAFE", "DEBUG", "SECRET_KEY")
+
+
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": secrets.token_urlsafe(50),
+    "ALLOWED_HOSTS": "scores.example.org",
+    "CSRF_TRUSTED_ORIGINS": "https://scores.example.org",
+}

@@ -18,7 +18,6 @@ from django.shortcuts import render
 from django.utils import timezone
 from psycopg_pool import PoolTimeout
 
-from scoring.pages.display import say
 from scoring.referee.engine import GameError
 
 PAGES = {404: "404.html", 500: "500.html"}
@@ -118,7 +117,7 @@ class ErrorPages:
             return None
         logger.error("A stored game no longer scores: %s", exception, extra={"request": request})
         context = {"request_id": getattr(request, "id", "-"), "when": timezone.now()}
-        context["problem"] = say(exception)
+        context["problem"] = exception  # said by the template's `explain`
         response = render(request, "500.html", context, status=409)
         response.app_page = True
         return response

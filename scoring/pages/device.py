@@ -22,7 +22,7 @@ from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import VARIANTS
 
 # How many keys each list keeps, newest first. The session is a signed cookie, which a browser
-# keeps only up to 4,096 bytes: with every list full it is some 3.6 KB (tests/test_home.py).
+# keeps only up to 4,096 bytes: with every list full it is some 3.6 KB (tests/web/test_home.py).
 MAX_GAMES = 50
 MAX_FOLLOWED = 30
 MAX_RULE_SETS = 20

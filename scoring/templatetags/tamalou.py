@@ -15,6 +15,7 @@ from django.utils.translation import get_language, gettext
 
 from scoring.pages import display
 from scoring.referee.cards import Card
+from scoring.referee.engine import GameError
 from scoring.referee.notes import Note
 from scoring.referee.notes import card_name as name_of_card
 
@@ -41,7 +42,7 @@ def number_attr(value: Fraction | int) -> str:
 
 
 @register.filter
-def explain(note: Note) -> str:
+def explain(note: Note | GameError) -> str:
     return display.say(note)
 
 

@@ -1,0 +1,309 @@
+"""The phone's layout (360–430 px wide, one thumb, tapping): a table's next game opens with its
+house settings folded into one line and "Start the game" on the first screen, still sent
+when folded and still changed when unfolded, with JavaScript or without; a busy table's
+page, the statistics page and a sheet of eight players fit the phone, no cell of their
+tables cut off."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from scoring.games.models import Game, Table
+from scoring.referee import gamefile
+from tests.browser.helpers import (
+    NAMES,
+    SCREENSHOTS,
+    SHOOTING,
+    assert_fits_the_phone,
+    axe_violations,
+    finished_dutch_game,
+    shoot,
+)
+
+# The table's last game: a limit, a reset and three rounds (the issue's house settings).
+HOUSE = {"limit": 100, "reset": {"at": 100, "to": 50}, "rounds": 3}
+SEATS = ["Léa", "Marc", "Nina", "Omar"]
+# A busy table: six players, some of long names, nine games of three variants.
+CROWD = ["Léa", "Marc-Antoine", "Nina", "Omar", "Paul", "Bérénice"]
+PHONES = [(390, 844), (360, 740)]
+
+# Every cell of the page's tables that leaves the screen, or whose text leaves its cell
+# (a header kept only for screen readers, 1 px wide, is not shown).
+CUT_OFF = """() => [...document.querySelectorAll('main table')].flatMap((table) =>
+  [...table.querySelectorAll('caption, th, td')].filter((cell) => {
+    const box = cell.getBoundingClientRect();
+    if (box.width <= 1 || !cell.offsetParent) return false;
+    return box.left < 0 || box.right > innerWidth + 0.5 || cell.scrollWidth > cell.clientWidth + 1;
+  }).map((cell) => cell.outerHTML.slice(0, 100)))"""
+
+
+def stored(players, hands_by_round, *, variant="tamalou", settings=None, callers=()) -> Game:
+    """A game stored from its file: each round's typed totals in seat order."""
+    data = {
+        "format": gamefile.GAME_FORMAT,
+        "variant": variant,
+        "players": list(players),
+        "settings": settings or {},
+        "rounds": [
+            {"hands": dict(zip(players, totals, strict=True))}
+            | ({"caller": callers[n]} if n < len(callers) and callers[n] else {})
+            for n, totals in enumerate(hands_by_round)
+        ],
+    }
+    return Game.objects.store(gamefile.game_from_json(data))
+
+
+def house_table() -> Table:
+    """Four players whose last game had house settings: the next game takes them."""
+    table = Table.objects.create(name="Jeudis chez Léa", players=SEATS)
+    table.attach(stored(SEATS, [[3, 10, 12, 20]], settings=HOUSE))
+    return table
+
+
+def busy_table() -> Table:
+    """Nine finished games of four rounds each: five or six players, three variants, calls."""
+    table = Table.objects.create(name="Jeudis chez Léa", players=CROWD)
+    rng = random.Random(3)
+    for n in range(9):
+        variant = ["tamalou", "gabo", "dutch"][n % 3] if n % 4 else "tamalou"
+        players = CROWD if n % 2 else CROWD[:5]
+        rounds = [[rng.randint(0, 30) for _ in players] for _ in range(4)]
+        callers = [rng.choice(players) for _ in rounds]
+        game = stored(players, rounds, variant=variant, settings={"rounds": 4}, callers=callers)
+        table.attach(game)
+    return table
+
+
+def phone_in(browser: Browser, live_server, width, height, language, js=True, scheme="light"):
+    """A touch phone of that size, in that language (the switch's cookie), JavaScript on or
+    off, in the light or dark theme."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        is_mobile=True,
+        java_script_enabled=js,
+        locale={"fr": "fr-FR", "en": "en-GB"}[language],
+        color_scheme=scheme,
+    )
+    host = live_server.url.split("//", 1)[1].split(":")[0]
+    context.add_cookies(
+        [{"name": "django_language", "value": language, "domain": host, "path": "/"}]
+    )
+    return context
+
+
+# --- the next game from a table ---------------------------------------------------------------
+
+
+def start_box_bottom(page: Page) -> float:
+    box = page.locator("#new-game button[value=create]").bounding_box()
+    assert box is not None
+    return box["y"] + box["height"]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("width", "height", "language", "line"),
+    [
+        # "reset" in French is the referee's word (the .po), whichever it is.
+        (
+            360,
+            740,
+            "fr",
+            re.compile("^Règles de la maison\u202f: manches 3, limite 100, \\S+ 100 → 50\\s*$"),
+        ),
+        (360, 740, "en", "House rules: rounds 3, limit 100, reset 100 → 50"),
+        (390, 844, "en", "House rules: rounds 3, limit 100, reset 100 → 50"),
+    ],
+)
+def test_a_tables_next_game_starts_on_the_first_screen_its_house_rules_in_one_line(
+    browser: Browser, live_server, width, height, language, line
+):
+    table = house_table()
+    context = phone_in(browser, live_server, width, height, language)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/t/{table.edit_key}/")
+    page.locator("#table-actions a.primary").tap()  # New game at this table
+    expect(page.locator("#id_name_3")).to_have_value("Omar")
+    assert start_box_bottom(page) <= height  # Start the game, without scrolling
+    assert page.evaluate("scrollY") == 0
+    builder = page.locator("#builder")
+    expect(builder).not_to_have_attribute("open", "")
+    expect(builder.locator("summary")).to_have_text(line, use_inner_text=True)
+    assert_fits_the_phone(page)
+    shoot(page, f"phone-next-game-{language}-{width}")
+    # Started as it opens: the folded house rules are sent with the players.
+    page.locator("#new-game button[value=create]").tap()
+    expect(page.locator(".round-form h2")).to_be_visible()
+    game = Game.objects.order_by("-pk").first()
+    assert game.settings == HOUSE and game.players == SEATS and game.table == table
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("js", [True, False], ids=["javascript", "no-javascript"])
+def test_the_folded_house_rules_unfold_and_change(browser: Browser, live_server, js):
+    table = house_table()
+    context = phone_in(browser, live_server, 360, 740, "en", js=js)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/new/tamalou/?table={table.edit_key}")
+    assert start_box_bottom(page) <= 740
+    page.locator("#builder summary").tap()
+    expect(page.locator("#builder")).to_have_attribute("open", "")
+    summary = page.locator("#builder summary")
+    expect(summary).to_have_text("House rules", use_inner_text=True)  # the fields say them
+    expect(page.locator("#id_limit")).to_have_value("100")
+    page.locator("#id_limit").fill("150")
+    page.locator("#id_rounds").fill("")
+    shoot(page, f"phone-next-game-unfolded-{'js' if js else 'nojs'}-360")
+    page.get_by_role("button", name="Start the game").tap()
+    expect(page.locator(".round-form h2")).to_be_visible()
+    game = Game.objects.order_by("-pk").first()
+    assert game.table == table
+    assert game.settings == {"limit": 150, "reset": {"at": 100, "to": 50}}
+    context.close()
+
+
+@pytest.mark.django_db
+def test_the_folded_line_names_the_house_settings(client):
+    table = house_table()
+    page = client.get(f"/new/tamalou/?table={table.edit_key}").content.decode()
+    assert '<details class="builder" id="builder">' in page  # folded
+    line = "House rules: rounds 3, limit 100, reset 100 → 50"
+    assert f'<span class="folded-line">{line}</span>' in page
+    # Named, the name comes first; in French, with its narrow no-break space.
+    Table.objects.filter(pk=table.pk).update(rules_name="Chez Mamie")
+    page = client.get(f"/new/tamalou/?table={table.edit_key}").content.decode()
+    assert "House rules: Chez Mamie · rounds 3, limit 100, reset 100 → 50" in page
+    client.cookies["django_language"] = "fr"
+    page = client.get(f"/new/tamalou/?table={table.edit_key}").content.decode()
+    french = "Règles de la maison\u202f: Chez Mamie · manches 3, limite 100, \\w+ 100 → 50<"
+    assert re.search(french, page)
+
+
+@pytest.mark.django_db
+def test_the_house_rules_unfold_where_the_player_is_at_work(client):
+    """Folded for a tap on a player row (nothing of the rules to look at); unfolded for a
+    stepper's tap without JavaScript, and for a value refused."""
+    table = house_table()
+    sent = {
+        **{f"name_{n}": name for n, name in enumerate(SEATS)},
+        "dealer": "0",
+        "table": table.edit_key,
+        "limit": "100",
+        "reset_at": "100",
+        "reset_to": "50",
+        "rounds": "3",
+    }
+    added = client.post("/new/tamalou/", {**sent, "action": "add"}).content.decode()
+    assert '<details class="builder" id="builder">' in added
+    assert "House rules: rounds 3, limit 100, reset 100 → 50" in added
+    stepped = client.post("/new/tamalou/", {**sent, "step": "limit:+1"}).content.decode()
+    assert '<details class="builder" id="builder" open>' in stepped
+    refused = client.post("/new/tamalou/", {**sent, "rounds": "-4", "action": "create"})
+    assert refused.status_code == 400
+    assert '<details class="builder" id="builder" open>' in refused.content.decode()
+    plain = client.get("/new/tamalou/").content.decode()
+    assert '<details class="builder" id="builder">' in plain
+    assert '<summary class="button">House rules</summary>' in plain
+
+
+# --- wide tables -----------------------------------------------------------------------------
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("width", "height"), PHONES, ids=["390x844", "360x740"])
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_busy_tables_page_fits_the_phone(browser: Browser, live_server, width, height, language):
+    table = busy_table()
+    context = phone_in(browser, live_server, width, height, language)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/t/{table.edit_key}/?a=L%C3%A9a&b=Marc-Antoine")
+    expect(page.locator("#standings tbody tr")).to_have_count(6)
+    expect(page.locator("#duel table")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.evaluate(CUT_OFF) == []
+    # Each player's round figures say what they are.
+    first = page.locator("#standings tbody tr").first
+    label = {"en": "Average hand", "fr": "Main moyenne"}[language]
+    expect(first.locator("td[data-label]").nth(1)).to_have_attribute("data-label", label)
+    assert_fits_the_phone(page)
+    shoot(page, f"phone-table-{language}-{width}")
+    if SHOOTING:
+        page.locator("#standings").screenshot(
+            path=SCREENSHOTS / f"phone-table-standings-{language}-{width}.png"
+        )
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("width", "height"), PHONES, ids=["390x844", "360x740"])
+def test_the_statistics_of_a_busy_table_fit_the_phone(browser: Browser, live_server, width, height):
+    table = busy_table()
+    context = phone_in(browser, live_server, width, height, "en")
+    page = context.new_page()
+    for game in table.games.all():  # this phone's games
+        page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    page.goto(f"{live_server.url}/stats/")
+    expect(page.locator("table.over-time")).to_have_count(2)  # five players, and six
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.evaluate(CUT_OFF) == []
+    expect(page.locator("table.by-game td.won").first).to_contain_text("★")
+    assert_fits_the_phone(page)
+    shoot(page, f"phone-stats-{width}")
+    if SHOOTING:
+        page.locator("table.over-time").first.screenshot(
+            path=SCREENSHOTS / f"phone-stats-over-time-{width}.png"
+        )
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_sheet_of_eight_long_names_fits_the_small_phone(page: Page, live_server):
+    names = ["Marie-Bérénice", "Jean-Christophe", "Nina", "Omar", "Paul", "Léa", "Maximilien"]
+    game = finished_dutch_game([*names, "Zoé"])
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{live_server.url}/g/{game.edit_key}/rounds/")  # every round whole
+    expect(page.locator(".round table")).to_have_count(game.rounds.count())
+    expect(page.locator(".calls-table")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.evaluate(CUT_OFF) == []
+    shoot(page, "phone-sheet-eight-players-360")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("scheme", "language"), [("light", "en"), ("dark", "fr")])
+def test_axe_finds_no_violation_on_the_pages_made_to_fit(
+    browser: Browser, live_server, scheme, language
+):
+    """The next game's folded house rules, a busy table's standings and face to face, the
+    statistics' rows by game: WCAG 2.2 AA, every <details> opened (axe, as
+    test_accessibility.py runs it)."""
+    table = house_table()
+    busy = busy_table()
+    context = phone_in(browser, live_server, 360, 740, language, scheme=scheme)
+    page = context.new_page()
+    for game in busy.games.all():  # this phone's games, for the statistics
+        page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    found = {}
+    for path in [
+        f"/new/tamalou/?table={table.edit_key}",
+        f"/t/{busy.edit_key}/?a=L%C3%A9a&b=Marc-Antoine",
+        "/stats/",
+    ]:
+        page.goto(live_server.url + path)
+        problems = page.evaluate(NAMES) + axe_violations(page)
+        if problems:
+            found[path] = problems
+    assert found == {}, "\n".join(f"{p}:\n  " + "\n  ".join(v) for p, v in found.items())
+    context.close()

@@ -1,0 +1,116 @@
+"""What the web tests share: phones as test clients, games and a table stored from their
+files, a round posted through the form, and the figures a table's page shows."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from django.test import Client
+
+from scoring.games.models import Game, Table
+from scoring.referee import engine, gamefile, story
+
+SEATS = ["Léa", "Marc", "Nina", "Olga"]
+
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def phone(language: str = "en") -> Client:
+    client = Client()
+    client.cookies["django_language"] = language
+    return client
+
+
+def url(game: Game, suffix: str = "") -> str:
+    return f"/g/{game.edit_key}/{suffix}"
+
+
+def hand_fields(game: Game, hands: dict) -> dict:
+    """The round form's fields for each player's hand: card codes, or a typed total."""
+    data = {}
+    for name, hand in hands.items():
+        seat = game.players.index(name)
+        is_total = re.fullmatch(r"[+-]?\d+([.,]\d+)?", hand)
+        data[f"total_{seat}" if is_total else f"cards_{seat}"] = hand
+    return data
+
+
+def save_round(client, game, number, hands: dict, **extra):
+    data = {"number": number, "save": "1", **extra, **hand_fields(game, hands)}
+    return client.post(url(game), data)
+
+
+def players_shown(page: str) -> tuple[list[str], int]:
+    """The new-game page's player rows as shown: each row's name (the hidden rows, disabled,
+    left out), and the row marked as dealing first."""
+    names = []
+    for field in re.findall(r'<input type="text" name="name_\d+"[^>]*>', page):
+        if " disabled" not in field:
+            value = re.search(r'value="([^"]*)"', field)
+            names.append(html.unescape(value[1]) if value else "")
+    dealer = re.findall(r'value="deal-(\d+)"\s+class="icon on" aria-pressed="true"', page)
+    return names, int(dealer[0]) if len(dealer) == 1 else -1
+
+
+def stored_game(players, hands_by_round, *, rounds=None, variant="tamalou", callers=(), **fields):
+    """A game stored from its file: ``hands_by_round`` lists each round's typed totals in seat
+    order; ``rounds`` (the house setting) makes it finish after them."""
+    data = {
+        "format": gamefile.GAME_FORMAT,
+        "variant": variant,
+        "players": list(players),
+        "rounds": [
+            {"hands": dict(zip(players, totals, strict=True))}
+            | ({"caller": callers[n]} if n < len(callers) and callers[n] else {})
+            for n, totals in enumerate(hands_by_round)
+        ],
+    }
+    if rounds:
+        data["settings"] = {"rounds": rounds}
+    return Game.objects.store(gamefile.game_from_json(data), **fields)
+
+
+def evening_table() -> tuple[Table, list[Game]]:
+    """A table with games of two variants, finished and not, called and not, one of them
+    with a player written otherwise ("lea") and one with a player who sat out."""
+    table = Table.objects.create(name="Jeudis", players=SEATS)
+    games = [
+        stored_game(SEATS, [[3, 10, 12, 20], [5, 2, 30, 7]], rounds=2, callers=["Léa", "Marc"]),
+        stored_game(SEATS, [[0, 9, 8, 11]], rounds=1, callers=["Léa"]),
+        stored_game(SEATS[:3], [[12, 4, 7], [6, 1, 9]], rounds=3, callers=[None, "Marc"]),
+        stored_game(["lea", "Marc", "Olga"], [[2, 5, 11], [3, 8, 1]], rounds=2, variant="gabo"),
+        stored_game(SEATS, []),  # not started: counts for nothing
+    ]
+    for game in games:
+        table.attach(game)
+    return table, games
+
+
+def recomputed(games: list[Game]) -> tuple[list[story.PlayerStats], dict]:
+    """The standings recomputed from each game's file, as exported: scored afresh."""
+    records = []
+    for game in games:
+        parsed = gamefile.read_game(gamefile.dumps(game.game_file()))
+        summary = story.summarize(engine.score_game(parsed))
+        records.append(story.GameRecord(parsed.variant, summary, game.created_at))
+    overall = story.player_stats(story.GameRecord("all", r.summary, r.when) for r in records)
+    return overall["all"], story.player_stats(records)
+
+
+def figures(rows) -> list[tuple]:
+    return [
+        (
+            r.name,
+            r.games,
+            r.won,
+            r.hands,
+            r.hand_points,
+            r.calls,
+            r.calls_succeeded,
+            r.best,
+            r.worst,
+        )
+        for r in rows
+    ]

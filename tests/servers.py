@@ -131,7 +131,7 @@ def app_servers(tmp_path: Path, **settings: str) -> Iterator[list[str]]:
     if connection.vendor == "postgresql":
         import psycopg
 
-        name = f"tamalou_two_servers_{os.getpid()}"
+        name = f"tamalou_servers_{os.getpid()}_{secrets.token_hex(4)}"
         params = connection.settings_dict
         admin = f"postgresql://{params['USER']}@{params['HOST']}:{params['PORT']}/postgres"
         with psycopg.connect(admin, autocommit=True) as pg:

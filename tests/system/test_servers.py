@@ -3,7 +3,6 @@ and two app servers sharing one database (backup and restore: tests/web/test_bac
 
 from __future__ import annotations
 
-import contextlib
 import gzip
 import os
 import re
@@ -37,6 +36,10 @@ def manage(*args: str, env: dict, check: bool = False) -> subprocess.CompletedPr
 
 
 # --- settings and headers -------------------------------------------------------------------
+
+
+# The module's two servers boot once: its tests run in one test process (--dist loadgroup).
+pytestmark = pytest.mark.xdist_group("servers")
 
 
 def test_deploy_check_passes_with_the_production_environment_of_the_readme():
@@ -154,9 +157,12 @@ def new_game(phone: Browser, server: str) -> tuple[str, str]:
     return key, share.split("://", 1)[1].split("/", 1)[1]
 
 
-@pytest.fixture
-def two_servers(tmp_path):
-    with app_servers(tmp_path) as servers:
+@pytest.fixture(scope="module")
+def two_servers(tmp_path_factory):
+    """Two servers booted once for the module's tests (its tests run in one test process:
+    make test's --dist loadgroup), closing their database connection after each request
+    (on PostgreSQL, a pool of connections per process)."""
+    with app_servers(tmp_path_factory.mktemp("servers"), CONN_MAX_AGE="0") as servers:
         yield servers
 
 
@@ -184,7 +190,7 @@ def test_requests_alternating_between_two_app_servers(two_servers):
         assert "Manche 1</h3>" in other_phone.get(f"{server}/{share}live/")
 
 
-def test_a_body_said_past_the_limit_is_refused_413_before_it_is_read(tmp_path):
+def test_a_body_said_past_the_limit_is_refused_413_before_it_is_read(two_servers):
     """A Content-Length of 300 MB with 1 KB sent: 413 at once, the rest never waited for (the
     proxy in front refuses it first; this is the app's own check, for a request that reaches
     it some other way)."""
@@ -192,49 +198,40 @@ def test_a_body_said_past_the_limit_is_refused_413_before_it_is_read(tmp_path):
     from urllib.parse import urlsplit
 
     head = "POST /import/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-    with app_servers(tmp_path) as (server, _):
-        address = (urlsplit(server).hostname, urlsplit(server).port)
-        with socket.create_connection(address) as sock:
-            sock.sendall(f"{head}Content-Length: 300000000\r\n\r\n".encode() + b"{" * 1024)
-            sock.settimeout(30)  # the wait for an answer that comes at once; not a pause
-            assert sock.makefile("rb").readline().startswith(b"HTTP/1.1 413 ")
+    address = (urlsplit(two_servers[0]).hostname, urlsplit(two_servers[0]).port)
+    with socket.create_connection(address) as sock:
+        sock.sendall(f"{head}Content-Length: 300000000\r\n\r\n".encode() + b"{" * 1024)
+        sock.settimeout(30)  # the wait for an answer that comes at once; not a pause
+        assert sock.makefile("rb").readline().startswith(b"HTTP/1.1 413 ")
 
 
-def test_connections_closed_after_each_request_serve_every_page(tmp_path):
+def test_connections_closed_after_each_request_serve_every_page(two_servers):
     """CONN_MAX_AGE=0: on PostgreSQL, a pool of connections per process (DATABASE_POOL). Every
     page that read the database was a 500 there (the pool was given its check twice)."""
-    with app_servers(tmp_path, CONN_MAX_AGE="0") as (a, b):
-        phone = Browser()
-        key, share = new_game(phone, a)
-        for server in (a, b):
-            for path in (f"/g/{key}/", f"/{share}", f"/{share}live/", f"/g/{key}/export/", "/"):
-                assert phone.get(server + path)  # an answer that is not a 2xx raises
+    a, b = two_servers
+    phone = Browser()
+    key, share = new_game(phone, a)
+    for server in (a, b):
+        for path in (f"/g/{key}/", f"/{share}", f"/{share}live/", f"/g/{key}/export/", "/"):
+            assert phone.get(server + path)  # an answer that is not a 2xx raises
 
 
-def test_make_serves_workers_refuse_a_request_head_past_16_kb_at_once(tmp_path):
-    """A header of 1 MB: gunicorn's own limit (deploy/gunicorn.conf.py) answers 431 before
-    the rest is read, and the worker serves the next request."""
+def test_make_serves_workers_refuse_a_header_past_8_kb_with_431(two_servers):
+    """A header of 12 KB: gunicorn's own limit (deploy/gunicorn.conf.py) answers 431, and the
+    worker serves the next request."""
     import socket
     from urllib.parse import urlsplit
 
-    with app_servers(tmp_path) as (server, _):
-        address = (urlsplit(server).hostname, urlsplit(server).port)
-        with socket.create_connection(address) as sock:
-            sock.settimeout(30)
-            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ")
-            try:
-                for _ in range(256):  # 1 MB
-                    sock.sendall(b"a" * 4096)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the server answered and closed
-            answer = b""
-            with contextlib.suppress(ConnectionResetError):
-                answer = sock.recv(100)
-        assert answer == b"" or answer.startswith(b"HTTP/1.1 431 "), answer
-        with socket.create_connection(address) as sock:
-            sock.settimeout(30)
-            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            assert sock.makefile("rb").readline().startswith(b"HTTP/1.1 200 ")
+    address = (urlsplit(two_servers[0]).hostname, urlsplit(two_servers[0]).port)
+    with socket.create_connection(address) as sock:
+        sock.settimeout(30)  # the wait for an answer that comes at once; not a pause
+        big = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 12_288
+        sock.sendall(big + b"\r\n\r\n")
+        assert sock.makefile("rb").readline().startswith(b"HTTP/1.1 431 ")
+    with socket.create_connection(address) as sock:
+        sock.settimeout(30)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert sock.makefile("rb").readline().startswith(b"HTTP/1.1 200 ")
 
 
 def test_a_flood_of_new_games_from_one_client_at_once_passes_no_limit(tmp_path, monkeypatch):

@@ -24,8 +24,8 @@ TABLE_KEYS = {"format", "name", "players", "rules", "games"}
 OPTIONAL_TABLE_KEYS = {"rules", "started"}
 RULES_KEYS = {"variant", "settings", "rules_name"}
 # The most games a table file brings: each is checked, scored and stored in the import's one
-# transaction, which holds the database's writes meanwhile. 2,000 games of no round (a file of
-# 150 KB, well within an upload's 2 MB) took 45 s; 500 is some two years of evenings.
+# transaction, which holds the database's writes meanwhile: a cap keeps that wait short, and
+# 500 is some two years of evenings.
 MAX_TABLE_GAMES = 500
 
 

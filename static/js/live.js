@@ -55,8 +55,8 @@ document.addEventListener("htmx:afterSettle", () => {
 });
 
 // The offline side (offline.js: the service worker, the offline banner, rounds kept on the
-// phone), once the page has loaded: nothing of it draws the page, and a sheet's first load
-// stays within 40 KB (`make bench`: 40.2 KB with it loaded at once).
+// phone), once the page has loaded: nothing of it draws the page, and it stays out of a
+// sheet's first load (its budget: docs/performance.md).
 addEventListener("load", () => import("./offline.js"));
 
 // The Share button of a share panel, once it is opened (share.js).

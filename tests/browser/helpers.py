@@ -7,7 +7,6 @@ import os
 
 from playwright.sync_api import Page
 
-from scoring.games.models import Game
 from tests.helpers import ROOT
 
 SCREENSHOTS = ROOT / "screenshots"
@@ -53,25 +52,6 @@ def totals(page: Page) -> list[tuple[str, str]]:
         )
         for i in range(rows.count())
     ]
-
-
-def finished_dutch_game(players: list[str], seed: int = 5) -> Game:
-    """A Dutch game played to its end with typed totals: players go out at 100 one by one."""
-    import random
-
-    from scoring.referee import engine, gamefile
-
-    rng = random.Random(seed)
-    rounds: list[dict] = []
-    while True:
-        entries = tuple(gamefile.round_from_json(d, n) for n, d in enumerate(rounds, 1))
-        sheet = engine.score_game(engine.GameEntry("dutch", tuple(players), entries))
-        if sheet.finished:
-            break
-        hands = {p: rng.randint(0, 28) for p in sheet.in_game}
-        rounds.append({"hands": hands, "caller": rng.choice(sheet.in_game)})
-    # Stored as the app stores a game (its rows too, which the statistics sum).
-    return Game.objects.store(engine.GameEntry("dutch", tuple(players), entries))
 
 
 # Buttons, links and summaries that show words: their accessible name starts with those words

@@ -17,12 +17,12 @@ from tests.browser.helpers import (
     SCREENSHOTS,
     SHOOTING,
     assert_fits_the_phone,
-    finished_dutch_game,
     shoot,
     tap_card,
     totals,
 )
 from tests.helpers import ROOT
+from tests.web.helpers import finished_dutch_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

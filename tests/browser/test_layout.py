@@ -13,23 +13,18 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from scoring.games.models import Game, Table
-from scoring.referee import gamefile
 from tests.browser.helpers import (
     NAMES,
     SCREENSHOTS,
     SHOOTING,
     assert_fits_the_phone,
     axe_violations,
-    finished_dutch_game,
     shoot,
 )
+from tests.web.helpers import HOUSE, HOUSE_SEATS, finished_dutch_game, house_table, stored_game
 
-# The table's last game: a limit, a reset and three rounds (the issue's house settings).
-HOUSE = {"limit": 100, "reset": {"at": 100, "to": 50}, "rounds": 3}
-SEATS = ["Léa", "Marc", "Nina", "Omar"]
 # A busy table: six players, some of long names, nine games of three variants.
 CROWD = ["Léa", "Marc-Antoine", "Nina", "Omar", "Paul", "Bérénice"]
-PHONES = [(390, 844), (360, 740)]
 
 # Every cell of the page's tables that leaves the screen, or whose text leaves its cell
 # (a header kept only for screen readers, 1 px wide, is not shown).
@@ -41,29 +36,6 @@ CUT_OFF = """() => [...document.querySelectorAll('main table')].flatMap((table) 
   }).map((cell) => cell.outerHTML.slice(0, 100)))"""
 
 
-def stored(players, hands_by_round, *, variant="tamalou", settings=None, callers=()) -> Game:
-    """A game stored from its file: each round's typed totals in seat order."""
-    data = {
-        "format": gamefile.GAME_FORMAT,
-        "variant": variant,
-        "players": list(players),
-        "settings": settings or {},
-        "rounds": [
-            {"hands": dict(zip(players, totals, strict=True))}
-            | ({"caller": callers[n]} if n < len(callers) and callers[n] else {})
-            for n, totals in enumerate(hands_by_round)
-        ],
-    }
-    return Game.objects.store(gamefile.game_from_json(data))
-
-
-def house_table() -> Table:
-    """Four players whose last game had house settings: the next game takes them."""
-    table = Table.objects.create(name="Jeudis chez Léa", players=SEATS)
-    table.attach(stored(SEATS, [[3, 10, 12, 20]], settings=HOUSE))
-    return table
-
-
 def busy_table() -> Table:
     """Nine finished games of four rounds each: five or six players, three variants, calls."""
     table = Table.objects.create(name="Jeudis chez Léa", players=CROWD)
@@ -73,7 +45,9 @@ def busy_table() -> Table:
         players = CROWD if n % 2 else CROWD[:5]
         rounds = [[rng.randint(0, 30) for _ in players] for _ in range(4)]
         callers = [rng.choice(players) for _ in rounds]
-        game = stored(players, rounds, variant=variant, settings={"rounds": 4}, callers=callers)
+        game = stored_game(
+            players, rounds, variant=variant, settings={"rounds": 4}, callers=callers
+        )
         table.attach(game)
     return table
 
@@ -117,7 +91,6 @@ def start_box_bottom(page: Page) -> float:
             "fr",
             re.compile("^Règles de la maison\u202f: manches 3, limite 100, \\S+ 100 → 50\\s*$"),
         ),
-        (360, 740, "en", "House rules: rounds 3, limit 100, reset 100 → 50"),
         (390, 844, "en", "House rules: rounds 3, limit 100, reset 100 → 50"),
     ],
 )
@@ -141,7 +114,7 @@ def test_a_tables_next_game_starts_on_the_first_screen_its_house_rules_in_one_li
     page.locator("#new-game button[value=create]").tap()
     expect(page.locator(".round-form h2")).to_be_visible()
     game = Game.objects.order_by("-pk").first()
-    assert game.settings == HOUSE and game.players == SEATS and game.table == table
+    assert game.settings == HOUSE and game.players == HOUSE_SEATS and game.table == table
     context.close()
 
 
@@ -170,57 +143,14 @@ def test_the_folded_house_rules_unfold_and_change(browser: Browser, live_server,
     context.close()
 
 
-@pytest.mark.django_db
-def test_the_folded_line_names_the_house_settings(client):
-    table = house_table()
-    page = client.get(f"/new/tamalou/?table={table.edit_key}").content.decode()
-    assert '<details class="builder" id="builder">' in page  # folded
-    line = "House rules: rounds 3, limit 100, reset 100 → 50"
-    assert f'<span class="folded-line">{line}</span>' in page
-    # Named, the name comes first; in French, with its narrow no-break space.
-    Table.objects.filter(pk=table.pk).update(rules_name="Chez Mamie")
-    page = client.get(f"/new/tamalou/?table={table.edit_key}").content.decode()
-    assert "House rules: Chez Mamie · rounds 3, limit 100, reset 100 → 50" in page
-    client.cookies["django_language"] = "fr"
-    page = client.get(f"/new/tamalou/?table={table.edit_key}").content.decode()
-    french = "Règles de la maison\u202f: Chez Mamie · manches 3, limite 100, \\w+ 100 → 50<"
-    assert re.search(french, page)
-
-
-@pytest.mark.django_db
-def test_the_house_rules_unfold_where_the_player_is_at_work(client):
-    """Folded for a tap on a player row (nothing of the rules to look at); unfolded for a
-    stepper's tap without JavaScript, and for a value refused."""
-    table = house_table()
-    sent = {
-        **{f"name_{n}": name for n, name in enumerate(SEATS)},
-        "dealer": "0",
-        "table": table.edit_key,
-        "limit": "100",
-        "reset_at": "100",
-        "reset_to": "50",
-        "rounds": "3",
-    }
-    added = client.post("/new/tamalou/", {**sent, "action": "add"}).content.decode()
-    assert '<details class="builder" id="builder">' in added
-    assert "House rules: rounds 3, limit 100, reset 100 → 50" in added
-    stepped = client.post("/new/tamalou/", {**sent, "step": "limit:+1"}).content.decode()
-    assert '<details class="builder" id="builder" open>' in stepped
-    refused = client.post("/new/tamalou/", {**sent, "rounds": "-4", "action": "create"})
-    assert refused.status_code == 400
-    assert '<details class="builder" id="builder" open>' in refused.content.decode()
-    plain = client.get("/new/tamalou/").content.decode()
-    assert '<details class="builder" id="builder">' in plain
-    assert '<summary class="button">House rules</summary>' in plain
-
-
 # --- wide tables -----------------------------------------------------------------------------
 
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize(("width", "height"), PHONES, ids=["390x844", "360x740"])
-@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize(
+    ("width", "height", "language"), [(390, 844, "en"), (360, 740, "fr")], ids=["en-390", "fr-360"]
+)
 def test_a_busy_tables_page_fits_the_phone(browser: Browser, live_server, width, height, language):
     table = busy_table()
     context = phone_in(browser, live_server, width, height, language)
@@ -245,8 +175,9 @@ def test_a_busy_tables_page_fits_the_phone(browser: Browser, live_server, width,
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize(("width", "height"), PHONES, ids=["390x844", "360x740"])
-def test_the_statistics_of_a_busy_table_fit_the_phone(browser: Browser, live_server, width, height):
+def test_the_statistics_of_a_busy_table_fit_the_phone(browser: Browser, live_server):
+    """At the narrower phone, where the statistics have least room."""
+    width, height = 360, 740
     table = busy_table()
     context = phone_in(browser, live_server, width, height, "en")
     page = context.new_page()

@@ -6,59 +6,14 @@ stand-in that "hears" given transcripts, as Chrome's would give them."""
 
 from __future__ import annotations
 
-import json
 import re
-from html import unescape
 from urllib.parse import urlsplit
 
 import pytest
-from django.test import Client
 from playwright.sync_api import Page, expect
 
 from scoring.games.models import Game, Round
 from tests.browser.helpers import assert_fits_the_phone, axe_violations, shoot
-from tests.helpers import ROOT
-
-WORDS = json.loads((ROOT / "tests" / "js" / "speech-words.json").read_text())
-
-
-def say_words(client: Client, game: Game) -> dict:
-    html = client.get(f"/g/{game.edit_key}/").content.decode()
-    found = re.search(r'<script id="say-words" type="application/json">(.*?)</script>', html)
-    return json.loads(unescape(found[1]))
-
-
-@pytest.mark.django_db
-@pytest.mark.parametrize("language", ["en", "fr"])
-def test_the_round_form_gives_the_parser_the_words_it_was_tested_with(language):
-    """The words the node tests read the 40 spoken rounds with are those the pages give."""
-    client = Client()
-    client.cookies["django_language"] = language
-    cabo = Game.objects.create(variant="cabo_bruxellois", players=["Léa", "Marc"])
-    tamoul = Game.objects.create(variant="tamoul", players=["Léa", "Marc"])
-    words = say_words(client, tamoul)
-    assert words["words"] == WORDS[language]
-    assert words["calls"] == WORDS["calls"]
-    assert (words["halves"], words["negatives"]) == (True, False)
-    cabo_words = say_words(client, cabo)
-    assert "counter" not in cabo_words["words"]  # no counter-call in Cabo
-    assert (cabo_words["halves"], cabo_words["negatives"]) == (False, True)
-    # a hand holds at most every card of the deck; Cabo's red kings are worth −2 each
-    rules = cabo.rules()
-    assert (cabo_words["lowest"], cabo_words["highest"]) == (-4, rules.highest_possible_hand)
-    heard = {"en": "Heard: {list}.", "fr": "Entendu\u202f: {list}."}[language]
-    assert words["texts"]["heard"] == heard
-
-
-@pytest.mark.django_db
-def test_without_javascript_the_microphone_button_is_never_shown():
-    client = Client()
-    client.cookies["django_language"] = "en"
-    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
-    html = client.get(f"/g/{game.edit_key}/").content.decode()
-    button = re.search(r"<button [^>]*data-say[^>]*>", html)[0]
-    assert " hidden" in button and 'type="button"' in button  # never a submit
-
 
 # --- in a browser -----------------------------------------------------------------------------
 
@@ -155,10 +110,8 @@ def drafted(page: Page, text: str) -> bool:
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("language", ["fr", "en"])
-def test_a_round_said_aloud_fills_the_form_and_is_saved_by_one_tap(
-    phone: Page, live_server, language
-):
+def test_a_round_said_aloud_fills_the_form_and_is_saved_by_one_tap(phone: Page, live_server):
+    language = "fr"
     page = phone
     text = TEXT[language]
     speak(page, live_server, language)
@@ -321,12 +274,12 @@ BEYOND = {
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("language", ["fr", "en"])
-def test_a_number_said_is_placed_or_named_with_its_player(page: Page, live_server, language):
+def test_a_number_said_is_placed_or_named_with_its_player(page: Page, live_server):
     """Léa's 12, typed before, is emptied when the table says 340 for her (no hand of the game
     reaches it): the line names her with that number, never "Nothing heard" and never her old
     12 kept as if heard. 150 said in words is placed; penalty points said before their words
     and "for" go to the player named after."""
+    language = "en"
     page.add_init_script(STAND_IN)
     speak(page, live_server, language)
     text = BEYOND[language]

@@ -54,9 +54,12 @@ def players_shown(page: str) -> tuple[list[str], int]:
     return names, int(dealer[0]) if len(dealer) == 1 else -1
 
 
-def stored_game(players, hands_by_round, *, rounds=None, variant="tamalou", callers=(), **fields):
+def stored_game(
+    players, hands_by_round, *, rounds=None, variant="tamalou", callers=(), settings=None, **fields
+):
     """A game stored from its file: ``hands_by_round`` lists each round's typed totals in seat
-    order; ``rounds`` (the house setting) makes it finish after them."""
+    order; ``rounds`` (the house setting) makes it finish after them; ``settings``, the house's
+    settings."""
     data = {
         "format": gamefile.GAME_FORMAT,
         "variant": variant,
@@ -67,8 +70,8 @@ def stored_game(players, hands_by_round, *, rounds=None, variant="tamalou", call
             for n, totals in enumerate(hands_by_round)
         ],
     }
-    if rounds:
-        data["settings"] = {"rounds": rounds}
+    if rounds or settings:
+        data["settings"] = {**(settings or {}), **({"rounds": rounds} if rounds else {})}
     return Game.objects.store(gamefile.game_from_json(data), **fields)
 
 
@@ -114,3 +117,34 @@ def figures(rows) -> list[tuple]:
         )
         for r in rows
     ]
+
+
+# A table's last game with a limit, a reset and three rounds: its next game takes them.
+HOUSE = {"limit": 100, "reset": {"at": 100, "to": 50}, "rounds": 3}
+HOUSE_SEATS = ["Léa", "Marc", "Nina", "Omar"]
+
+
+def house_table() -> Table:
+    """Four players whose last game had house settings: the next game takes them."""
+    table = Table.objects.create(name="Jeudis chez Léa", players=HOUSE_SEATS)
+    table.attach(stored_game(HOUSE_SEATS, [[3, 10, 12, 20]], settings=HOUSE))
+    return table
+
+
+def finished_dutch_game(players: list[str], seed: int = 5) -> Game:
+    """A Dutch game played to its end with typed totals: players go out at 100 one by one."""
+    import random
+
+    from scoring.referee import engine, gamefile
+
+    rng = random.Random(seed)
+    rounds: list[dict] = []
+    while True:
+        entries = tuple(gamefile.round_from_json(d, n) for n, d in enumerate(rounds, 1))
+        sheet = engine.score_game(engine.GameEntry("dutch", tuple(players), entries))
+        if sheet.finished:
+            break
+        hands = {p: rng.randint(0, 28) for p in sheet.in_game}
+        rounds.append({"hands": hands, "caller": rng.choice(sheet.in_game)})
+    # Stored as the app stores a game (its rows too, which the statistics sum).
+    return Game.objects.store(engine.GameEntry("dutch", tuple(players), entries))

@@ -641,7 +641,9 @@ def ended_after(game: GameEntry, count: int) -> GameEntry:
         )
     if game.variant == Tambouille.key:
         return replace(game, ended=False, blocked_after=count)
-    return replace(game, ended=False, settings={**game.settings, "rounds": count})
+    agreed = game.settings.get("rounds")  # a game ended early never runs past the agreed end
+    last = count if agreed is None else min(count, agreed)
+    return replace(game, ended=False, settings={**game.settings, "rounds": last})
 
 
 @dataclass(frozen=True)

@@ -226,3 +226,17 @@ def test_every_limit_of_a_file_is_checked_in_time_linear_in_its_size():
 
 def test_a_file_larger_than_2_mb_is_refused():
     refuse(" " * 2_000_001, "larger than 2 MB")
+
+
+def test_an_ended_game_with_rounds_past_its_agreed_rounds_is_refused_at_the_first_of_them():
+    """`ended` ends a game early; it never stretches the rounds the table agreed on."""
+    data = {
+        **GOOD,
+        "settings": {"rounds": 3},
+        "ended": True,
+        "rounds": [{"hands": {"Léa": n, "Marc": n + 1}} for n in range(5)],
+    }
+    error = refuse(data, "Round 4")
+    assert "the last of the 3 agreed" in str(error)
+    shorter = {**data, "rounds": data["rounds"][:2]}
+    assert score_game(read_game(json.dumps(shorter))).finished

@@ -6,7 +6,7 @@ PORT ?= 8000
 
 MO := locale/fr/LC_MESSAGES/django.mo
 
-.PHONY: install run serve stack test check lint format bench bench-tools probe browsers messages gettext mutate js
+.PHONY: install run serve stack test check lint format bench bench-tools probe browsers nginx messages gettext mutate js
 
 # A virtualenv with the locked dependencies (reinstalled when the lock changes), the compiled
 # French catalogue, then migrations.
@@ -53,6 +53,12 @@ browsers:
 		echo "Installing Debian's chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
+# Debian's nginx for make stack and the system tier, installed when it is missing.
+nginx:
+	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { \
+		echo "Installing Debian's nginx"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; }
+
 # Every tier on SQLite (tests/referee: the referee alone; tests/web: pages through Django's test
 # client; tests/browser: Debian's Chromium at the phone sizes; tests/system: gunicorn, nginx and
 # racing phones over loopback), then the tiers that read or write the database again on
@@ -64,7 +70,7 @@ POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/tamalou
 # waiting for Chromium and the servers.
 TEST_WORKERS ?= 4
 PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
-test: install browsers js lint
+test: install browsers nginx js lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	node --test tests/js/
 	$(PYTEST) --durations=15 tests/referee tests/web tests/browser tests/system
@@ -100,7 +106,7 @@ format: $(VENV)/.installed js
 # DATABASE_URL, ...); static files collected hashed and compressed, served by whitenoise (or by
 # nginx in front, deploy/nginx.conf); gunicorn on WSGI with deploy/gunicorn.conf.py.
 HOST ?= 127.0.0.1
-WEB_CONCURRENCY ?= 2
+WEB_CONCURRENCY ?= 3
 serve: install
 	DEBUG=0 $(BIN)/python manage.py collectstatic --noinput -v0
 	DEBUG=0 HOST=$(HOST) PORT=$(PORT) WEB_CONCURRENCY=$(WEB_CONCURRENCY) \
@@ -110,10 +116,7 @@ serve: install
 # STACK_APP_PORT (default PORT+1), behind nginx in the foreground on HOST:PORT with
 # deploy/nginx.conf (a copy under .stack/, its ports and static root rewritten). Same
 # environment as `make serve`, HTTPS=0 unless set. Debian's nginx is installed when missing.
-stack:
-	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { \
-		echo "Installing Debian's nginx for make stack"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; }
+stack: nginx
 	@HOST=$(HOST) PORT=$(PORT) MAKE="$(MAKE)" deploy/stack.sh
 
 # Locust and its dependencies, exact versions (bench/requirements.txt), for `make bench` and
@@ -123,10 +126,10 @@ $(VENV)/.bench-installed: bench/requirements.txt $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r bench/requirements.txt
 	touch $@
 
-bench-tools: $(VENV)/.bench-installed
-	@command -v nginx >/dev/null 2>&1 && command -v curl >/dev/null 2>&1 || { \
-		echo "Installing Debian's nginx and curl for make bench and make probe"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx curl >/dev/null; }
+bench-tools: $(VENV)/.bench-installed nginx
+	@command -v curl >/dev/null 2>&1 || { \
+		echo "Installing Debian's curl for make bench and make probe"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl >/dev/null; }
 
 # The budgets of docs/performance.md against `make stack` (deploy/stack.sh on free ports, a SQLite
 # file of its own; BENCH_ARGS="--postgres URL" for a fresh database on that server instead):

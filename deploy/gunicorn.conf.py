@@ -9,10 +9,11 @@ import os
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 # Processes (WEB_CONCURRENCY, which gunicorn also reads by itself), each serving its requests
-# on a few threads: a request mostly waits for the database.
-workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+# on a few threads. Python runs one thread of a process at a time, so more processes of
+# fewer threads keep short requests from queueing behind a long one (docs/performance.md).
+workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
 worker_class = "gthread"
-threads = int(os.environ.get("REQUEST_THREADS", "4"))
+threads = int(os.environ.get("REQUEST_THREADS", "2"))
 
 # A request line, a header count and a header's size no page needs more of (a phone sends a
 # few hundred bytes of each); past them gunicorn answers 400 itself.

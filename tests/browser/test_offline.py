@@ -174,7 +174,7 @@ def test_a_deploy_replaces_the_kept_files_and_pages(page: Page, live_server, mon
     page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
     names = page.evaluate(
         """async () => {
-          const deadline = Date.now() + 15000;
+          const deadline = Date.now() + 60000; // the new worker fetches every rules page first
           while (Date.now() < deadline) {
             const names = await caches.keys();
             if (!names.some((name) => name.endsWith(arguments[0]))) return names;

@@ -253,6 +253,7 @@ def test_a_saved_set_or_another_variant_keeps_the_names_typed(phone: Page, live_
     assert game.rules_name == "Koubo 52"
 
 
+@pytest.mark.browser_context_args(service_workers="allow")
 def test_the_phones_saved_rules_open_offline_as_last_known(page: Page, live_server):
     page.goto(f"{live_server.url}/new/tamalou/")
     controlled(page)

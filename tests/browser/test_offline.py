@@ -26,7 +26,11 @@ from tests.browser.helpers import (
 )
 from tests.helpers import rnd
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.browser_context_args(service_workers="allow"),  # what the worker keeps
+]
 
 PLAYERS = ["Léa", "Marc", "Nina", "Omar"]
 
@@ -206,7 +210,7 @@ def test_a_round_entered_offline_survives_closing_the_browser_and_is_saved_once(
         context = playwright.chromium.launch_persistent_context(
             tmp_path / "profile",
             **{**browser_type_launch_args, "executable_path": CHROMIUM},
-            **browser_context_args,
+            **{**browser_context_args, "service_workers": "allow"},
         )
         host = live_server.url.split("//", 1)[1].split(":")[0]
         english = {"name": "django_language", "value": "en", "domain": host, "path": "/"}

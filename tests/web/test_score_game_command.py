@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 
 import pytest
-from django.core.management import call_command
+from django.core.management import call_command, execute_from_command_line
 
 from scoring.games import models
 from scoring.games.models import Game
@@ -15,6 +16,7 @@ from tests.helpers import EXAMPLES, ROOT, exported_as
 
 
 def score_game(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
+    """``python manage.py score_game ARGS`` in a process of its own, as other tools run it."""
     return subprocess.run(
         [sys.executable, "manage.py", "score_game", *args],
         cwd=ROOT,
@@ -22,6 +24,25 @@ def score_game(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
         capture_output=True,
         timeout=60,
     )
+
+
+def score_game_here(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
+    """The same command line through manage.py's own entry point, in this process (a Python
+    start-up less per case): its exit status, and its standard output and error as bytes."""
+    streams = [io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")] + [
+        io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True) for _ in range(2)
+    ]
+    saved = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin, sys.stdout, sys.stderr = streams
+    try:
+        execute_from_command_line(["manage.py", "score_game", *args])
+        code = 0
+    except SystemExit as exit:
+        code = exit.code if isinstance(exit.code, int) else 1
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved
+    out, err = (stream.buffer.getvalue() for stream in streams[1:])
+    return subprocess.CompletedProcess(args, code, out, err)
 
 
 def test_prints_the_score_sheet_and_exits_0():
@@ -37,7 +58,7 @@ def test_prints_the_score_sheet_and_exits_0():
 
 
 def test_reads_standard_input_with_a_dash():
-    done = score_game("-", stdin=(EXAMPLES / "dutch.game.json").read_bytes())
+    done = score_game_here("-", stdin=(EXAMPLES / "dutch.game.json").read_bytes())
     assert done.returncode == 0
     assert json.loads(done.stdout)["eliminated"] == ["Léa"]
 
@@ -67,7 +88,7 @@ def test_reads_standard_input_with_a_dash():
     ],
 )
 def test_bad_input_one_line_on_stderr_nothing_on_stdout_non_zero_exit(stdin, message):
-    done = score_game("-", stdin=stdin)
+    done = score_game_here("-", stdin=stdin)
     assert done.returncode == 1
     assert done.stdout == b""
     error = done.stderr.decode()
@@ -76,7 +97,7 @@ def test_bad_input_one_line_on_stderr_nothing_on_stdout_non_zero_exit(stdin, mes
 
 
 def test_missing_file_is_refused_without_traceback():
-    done = score_game("/nonexistent/game.json")
+    done = score_game_here("/nonexistent/game.json")
     assert done.returncode == 1 and done.stdout == b""
     assert done.stderr.decode() == (
         "score_game: cannot read /nonexistent/game.json: No such file or directory.\n"
@@ -103,7 +124,7 @@ def test_touches_no_database(capsys):
 
 @pytest.mark.parametrize("name", ["tambouille", "tambouille_blocked"])
 def test_a_tambouille_match_file_scores_as_its_worked_sheet(name):
-    done = score_game(str(EXAMPLES / f"{name}.game.json"))
+    done = score_game_here(str(EXAMPLES / f"{name}.game.json"))
     assert done.returncode == 0 and done.stderr == b""
     sheet = json.loads(done.stdout)
     for result in sheet["rounds"]:
@@ -114,7 +135,7 @@ def test_a_tambouille_match_file_scores_as_its_worked_sheet(name):
 def test_a_turn_round_after_the_end_of_a_match_is_refused_on_stderr():
     match = json.loads((EXAMPLES / "tambouille.game.json").read_text())
     match["rounds"].append({"hands": {"Léa": 1, "Marc": 0, "Nina": 2}})
-    done = score_game("-", stdin=json.dumps(match).encode())
+    done = score_game_here("-", stdin=json.dumps(match).encode())
     assert done.returncode == 1 and done.stdout == b""
     assert done.stderr.decode().strip() == (
         "score_game: Round 5: the match ended after turn round 4; no more can be added."

@@ -73,7 +73,7 @@ PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 test: install browsers nginx js lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	node --test tests/js/
-	$(PYTEST) --durations=15 tests/referee tests/web tests/browser tests/system
+	$(PYTEST) --durations=15 tests/browser tests/system tests/referee tests/web
 	@if $(BIN)/python scripts/postgres_available.py "$(POSTGRES_URL)"; then \
 		echo "Again on PostgreSQL ($(POSTGRES_URL))"; \
 		DATABASE_URL="$(POSTGRES_URL)" $(PYTEST) --durations=15 -m "not no_database" tests/web tests/system; \

@@ -14,7 +14,11 @@ from playwright.sync_api import ConsoleMessage, Page, expect
 from tests.browser.helpers import assert_fits_the_phone, shoot
 from tests.servers import app_servers
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.browser_context_args(service_workers="allow"),  # the phones as they are
+]
 
 PLAYERS = ["Léa", "Marc", "Nina", "Omar"]
 WORDS = {

@@ -252,7 +252,7 @@ def conflict_page(request: HtmxHttpRequest, game: Game, posted: RoundForm) -> Ht
 
 
 def save_round(request: HtmxHttpRequest, key: str) -> HttpResponse:
-    """The next round, as the game's round form reads it (a picker tap only redraws it)."""
+    """The next round, as the game's round form reads it."""
     game = find_game("edit", key)
     remember(request, game.edit_key)
     form = new_round_form(game, request.POST.copy())
@@ -260,9 +260,6 @@ def save_round(request: HtmxHttpRequest, key: str) -> HttpResponse:
         messages.error(request, str(RoundForm.for_game(game).game_over_text))
         url = reverse("edit", args=[key])
         return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-    if form.picker_tap():
-        context = sheet_context(request, game, form.quiet())
-        return render(request, form.form_partial if request.htmx else form.page, context)
     try:
         saved = form.save()
     except Conflict:
@@ -396,8 +393,6 @@ def round_edit(request: HtmxHttpRequest, key: str, round_id: int) -> HttpRespons
     if request.method != "POST":  # GET, or HEAD (its answer without the body)
         return show_correction(request, form_class.as_stored(game, stored, number))
     form = form_class(request.POST.copy(), game=game, number=number, editing=stored)
-    if form.picker_tap():
-        return show_correction(request, form.quiet())
     try:
         saved = form.save()
     except Conflict:

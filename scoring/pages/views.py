@@ -42,13 +42,11 @@ from scoring.pages.forms import (
     ResumeGameForm,
     RoundForm,
     SyncForm,
-    apply_row_action,
     error_texts,
     player_rows,
 )
 from scoring.pages.forms.tables import NewTableForm
 from scoring.pages.house_views import (
-    builder_action,
     new_game_page,
     new_game_start,
     phone_rule_sets,
@@ -141,16 +139,8 @@ def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
         raise Http404
     if request.method != "POST":  # GET, or HEAD (its answer without the body)
         return new_game_start(request, variant)
-    data = request.POST.copy()
-    rows = player_rows(data)
-    if (answered := builder_action(request, variant, data, rows)) is not None:
-        return answered  # a tap in the house rules, or on Other variant
-    action = data.get("action", "")
-    if action and action != "create":  # a player row's button, without JavaScript
-        rows = apply_row_action(data, rows, action, engine.GAMES[variant].max_players)
-        form = NewGameForm(variant=variant, rows=rows, initial=data.dict())
-        return new_game_page(request, form)
-    form = NewGameForm(data, variant=variant, rows=rows)
+    # Start the game; the page's other buttons post to addresses of their own (house_views).
+    form = NewGameForm(request.POST, variant=variant, rows=player_rows(request.POST))
     if not form.is_valid():
         return new_game_page(request, form, status=400)
     game = form.save()

@@ -460,7 +460,7 @@ def test_every_control_of_the_new_game_form_is_stored(client, variant):
             posted, stored = SETTING_VALUES[setting.name]
         data[setting.name] = posted
         expected[setting.name] = stored
-    response = client.post(f"/new/{variant}/", {**data, "action": "create"})
+    response = client.post(f"/new/{variant}/", {**data})
     assert response.status_code == 302, response.content.decode()[-2000:]
     game = Game.objects.get()
     assert game.players == ["Léa", "Marc", "Nina"] and game.first_dealer == 2

@@ -72,8 +72,12 @@ document.addEventListener("click", (event) => {
   else if (button.hidden || button.closest("[hidden]")) add.focus(); // its row went
 });
 
-// The spare rows (past those the page was drawn with) wait for "Add a player".
+// The spare rows (past those the page was drawn with, under More players without JavaScript)
+// join the list, hidden, and wait for "Add a player".
+const list = document.querySelector("#players .player-rows");
 for (const row of document.querySelectorAll("#players .player-row[data-spare]")) {
   row.hidden = true;
   row.querySelector("input").disabled = true;
+  list.append(row);
 }
+document.querySelector("#players .more-players")?.remove();

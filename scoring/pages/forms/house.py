@@ -428,6 +428,14 @@ class NewGameForm(HouseRulesForm):
         """Every row's name field, the hidden rows' included (after the ``rows`` shown)."""
         return [self[name] for name in self.fields if name.startswith("name_")]
 
+    def shown_rows(self) -> list[tuple[int, forms.BoundField]]:
+        """The rows shown as the page opens, each with its index."""
+        return list(enumerate(self.name_fields()))[: self.rows]
+
+    def spare_rows(self) -> list[tuple[int, forms.BoundField]]:
+        """The rows past those, up to the variant's most players, each with its index."""
+        return list(enumerate(self.name_fields()))[self.rows :]
+
     def clean(self):
         data = super().clean()
         kept = [

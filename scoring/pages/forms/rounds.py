@@ -586,7 +586,6 @@ class HandsForm(RoundForm):
         return bool(
             self.value("emptied")
             or self.errors.get("emptied")
-            or len(self.penalties.forms) > 1
             or any(form.has_changed() or form.errors for form in self.penalties.forms)
         )
 

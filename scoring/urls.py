@@ -40,6 +40,22 @@ urlpatterns = [
     path("sw.js", views.service_worker, name="service_worker"),
     path("new/", house_views.new_game, name="new_game"),
     path("new/<slug:variant>/", views.new_game_variant, name="new_game_variant"),
+    # The new-game page's other buttons, each its own address (the form posted to it).
+    path(
+        "new/<slug:variant>/save-rules/",
+        house_views.new_game_save_rules,
+        name="new_game_save_rules",
+    ),
+    path("new/<slug:variant>/preview/", house_views.new_game_preview, name="new_game_preview"),
+    path("new/<slug:variant>/cards/", house_views.new_game_cards, name="new_game_cards"),
+    path(
+        "new/<slug:variant>/house-rules/", house_views.new_game_rule_set, name="new_game_rule_set"
+    ),
+    path(
+        "new/<slug:variant>/other/",
+        house_views.new_game_other_variant,
+        name="new_game_other_variant",
+    ),
     path("import/", views.import_game, name="import_game"),
     path("stats/", views.stats, name="stats"),
     path("rules/", views.rules_index, name="rules"),
@@ -48,6 +64,7 @@ urlpatterns = [
     path("h/<key:key>/", house_views.rule_set, name="rule_set"),
     path("h/<key:key>/keep/", house_views.keep_rule_set, name="keep_rule_set"),
     path("h/<key:key>/edit/", house_views.edit_rule_set, name="edit_rule_set"),
+    path("h/<key:key>/edit/cards/", house_views.edit_rule_set_cards, name="edit_rule_set_cards"),
     # A table: its page by its edit key, and read only (any other method than GET or HEAD: 405).
     path("t/new/", table_views.new_table, name="new_table"),
     path("t/<key:key>/", table_views.table, name="table"),

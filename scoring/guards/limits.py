@@ -65,27 +65,15 @@ def parse_rate(rate: str) -> tuple[int, int]:
     return int(count), int(times or 1) * UNITS[unit]
 
 
-def counted(group: str, request: HttpRequest) -> bool:
-    """Whether this POST creates something of ``group``: the new game form's buttons that add
-    or move a player row, step a number or score a sample round create nothing (saving house
-    rules under a name does), nor do a saved set's steps and deck redrawn on its page (its
-    Save does: a phone a set was shared with saves a copy each time)."""
-    action, stepped = request.POST.get("action", ""), "step" in request.POST
-    if group == NEW_GAME:  # as new_game_variant and house_views.builder_action branch
-        return action == "save_rules" or (action in ("", "create") and not stepped)
-    if group == RULE_SET:  # as house_views.edit_rule_set branches
-        return not (stepped or action == "refresh")
-    return True
-
-
 def limited(group: str):
     """The view answers 429 once this client has posted ``group`` past its rate (read at each
-    request, so that tests can change it)."""
+    request, so that tests can change it). Every POST to the view counts: a button that
+    creates nothing has an address of its own, not limited."""
 
     def decorator(view):
         @wraps(view)
         def checked(request: HttpRequest, *args, **kwargs):
-            if request.method == "POST" and counted(group, request):
+            if request.method == "POST":
                 capacity, seconds = parse_rate(settings.RATE_LIMITS[group])
                 if not RateBucket.take(f"{group}:{client_group(request)}", capacity, seconds):
                     return too_many_requests(request)

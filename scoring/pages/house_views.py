@@ -1,15 +1,17 @@
-"""The pages of house rules: the builder's taps on the new-game page (save as a named set, pick
-a saved set, step a number, redraw the deck, score a sample round, and choose another
-variant) and each saved set's page, where another phone keeps it and where it is changed.
-Each looks up, binds a form, calls its save, and renders or redirects, as
-``scoring.pages.views`` does."""
+"""The pages of house rules: the new-game page's buttons besides Start the game, each posting
+the form to its own address (save the rules as a named set, pick a saved set, redraw the card
+grid for another deck, score a sample round, choose another variant), and each saved set's
+page, where another phone keeps it and where it is changed. Each looks up, binds a form,
+calls its save, and renders or redirects, as ``scoring.pages.views`` does. The steppers and
+the player rows are the phone's (house.js, new-game.js): no post."""
 
 from __future__ import annotations
 
 import re
+from functools import wraps
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -17,15 +19,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring.games.models import KEY_PATTERN, RuleSet, Table
-from scoring.guards.limits import RULE_SET, limited
+from scoring.guards.limits import NEW_GAME, RULE_SET, limited
 from scoring.pages.device import known_names, owns_rule_set, remember_rule_set
-from scoring.pages.forms import (
-    HouseRulesForm,
-    NewGameForm,
-    apply_step,
-    player_rows,
-    typed_players,
-)
+from scoring.pages.forms import HouseRulesForm, NewGameForm, player_rows, typed_players
 from scoring.pages.house_rules import phone_rule_sets, rule_set_context, sample_round
 from scoring.pages.http import HtmxHttpRequest, private
 from scoring.pages.rules import differences
@@ -53,8 +49,8 @@ def new_game_page(request, form: NewGameForm, status: int = 200, **shown) -> Htt
     """The new-game page: the players, and the house rules builder with this phone's sets.
     The builder opens folded, its settings said in one line (``house_line``) above Start the
     game (a table's next game starts in one tap); unfolded when a value in it is refused, or
-    (``unfolded``) for a tap inside it answered without JavaScript (a stepper, the sample
-    round), or with the banner of a saved set just picked or saved."""
+    (``unfolded``) for a tap inside it answered without JavaScript (the card grid redrawn, the
+    sample round), or with the banner of a saved set just picked or saved."""
     table = rule_set_key(str(form["table"].value() or ""))
     rules = form.shown_rules()
     settings, name = rules or ({}, "")
@@ -122,38 +118,70 @@ def table_seats(table: Table, most: int) -> dict[str, str]:
     return query | {"dealer": str(dealer)} if names else {}
 
 
-def builder_action(request, variant: str, data, rows: int) -> HttpResponse | None:
-    """A tap in the house rules on the new-game page, answered (the players typed stay); None
-    for any other tap (a player row, Start the game). Saving a set, picking one and choosing
-    another variant are answered with a redirect to the page they lead to, the players in its
-    query: Back and a reload then send nothing again."""
-    action = data.get("action", "")
-    if action == "save_rules" and variant in VARIANTS:
-        form = NewGameForm(data, variant=variant, rows=rows, only_rules=True, naming=True)
-        if not form.is_valid():
-            return new_game_page(request, form, status=400)
-        saved = form.save_rules()
-        remember_rule_set(request, saved.key, own=True)
-        return redirect(new_game_url(variant, typed_players(data, rows), saved=saved.key))
-    if action == "preview" and variant in VARIANTS:
-        form = NewGameForm(data, variant=variant, rows=rows, only_rules=True)
-        shown = {"preview": sample_round(form), "preview_refused": not form.is_valid()}
-        if request.htmx:
-            context = {"variant": engine.GAMES[variant], **shown}
-            return render(request, "new_game_variant.html#preview", context)
-        return new_game_page(request, form, unfolded=True, **shown)
-    if action.startswith("rules-"):  # a saved set, of this variant or another
-        picked = get_object_or_404(RuleSet, key=rule_set_key(action.removeprefix("rules-")))
-        players = typed_players(data, rows)
-        return redirect(new_game_url(picked.variant, players, rules=picked.key))
-    if action == "variants":
-        players = urlencode(typed_players(data, rows))
-        return redirect(reverse("new_game") + (f"?{players}" if players else ""))
-    if "step" in data or action == "refresh":
-        apply_step(data, data.pop("step", [""])[0])
-        form = NewGameForm(variant=variant, rows=rows, initial=data.dict())
-        return new_game_page(request, form, unfolded=True)
-    return None
+def new_game_post(view):
+    """A POST of the new-game form of a variant (404 for no variant): ``view`` gets the form's
+    data and its number of player rows."""
+
+    @wraps(view)
+    def posted(request: HtmxHttpRequest, variant: str) -> HttpResponse:
+        if variant not in engine.GAMES:
+            raise Http404
+        data = request.POST.copy()
+        return view(request, variant, data, player_rows(data))
+
+    return require_POST(private(posted))
+
+
+@limited(NEW_GAME)
+@new_game_post
+def new_game_save_rules(request, variant: str, data, rows: int) -> HttpResponse:
+    """Save as…: the house rules kept under their name on this phone, then the new-game page
+    again (by a redirect, the players in its query: Back and a reload send nothing again)."""
+    if variant not in VARIANTS:  # Tambouille has no house rules to save
+        raise Http404
+    form = NewGameForm(data, variant=variant, rows=rows, only_rules=True, naming=True)
+    if not form.is_valid():
+        return new_game_page(request, form, status=400)
+    saved = form.save_rules()
+    remember_rule_set(request, saved.key, own=True)
+    return redirect(new_game_url(variant, typed_players(data, rows), saved=saved.key))
+
+
+@new_game_post
+def new_game_preview(request, variant: str, data, rows: int) -> HttpResponse:
+    """A sample round scored under the house rules as the builder sets them (htmx: only the
+    sample; without JavaScript the page again, the builder open)."""
+    if variant not in VARIANTS:
+        raise Http404
+    form = NewGameForm(data, variant=variant, rows=rows, only_rules=True)
+    shown = {"preview": sample_round(form), "preview_refused": not form.is_valid()}
+    if request.htmx:
+        context = {"variant": engine.GAMES[variant], **shown}
+        return render(request, "new_game_variant.html#preview", context)
+    return new_game_page(request, form, unfolded=True, **shown)
+
+
+@new_game_post
+def new_game_cards(request, variant: str, data, rows: int) -> HttpResponse:
+    """The page again with the card grid of the deck chosen (htmx takes only the grid), the
+    rest as typed."""
+    form = NewGameForm(variant=variant, rows=rows, initial=data.dict())
+    return new_game_page(request, form, unfolded=True)
+
+
+@new_game_post
+def new_game_rule_set(request, variant: str, data, rows: int) -> HttpResponse:
+    """A saved set picked (``rules``, its key; of this variant or another): its new-game page,
+    the players typed kept."""
+    picked = get_object_or_404(RuleSet, key=rule_set_key(data.get("rules", "")))
+    return redirect(new_game_url(picked.variant, typed_players(data, rows), rules=picked.key))
+
+
+@new_game_post
+def new_game_other_variant(request, variant: str, data, rows: int) -> HttpResponse:
+    """Other variant: the list of variants, the players typed kept."""
+    players = urlencode(typed_players(data, rows))
+    return redirect(reverse("new_game") + (f"?{players}" if players else ""))
 
 
 @require_safe
@@ -190,12 +218,7 @@ def edit_rule_set(request: HtmxHttpRequest, key: str) -> HttpResponse:
         initial = HouseRulesForm.initial_of(found.settings, found.name)
         form = HouseRulesForm(variant=found.variant, naming=True, initial=initial)
         return render(request, page, {"form": form, **context})
-    data = request.POST.copy()
-    if "step" in data or data.get("action") == "refresh":
-        apply_step(data, data.pop("step", [""])[0])
-        form = HouseRulesForm(variant=found.variant, naming=True, initial=data.dict())
-        return render(request, page, {"form": form, **context})
-    form = HouseRulesForm(data, variant=found.variant, naming=True)
+    form = HouseRulesForm(request.POST, variant=found.variant, naming=True)
     if not form.is_valid():
         return render(request, page, {"form": form, **context}, status=400)
     saved = form.save_rules(found if own else None)
@@ -205,3 +228,14 @@ def edit_rule_set(request: HtmxHttpRequest, key: str) -> HttpResponse:
         _("The house rules are saved.") if own else _("Saved as this phone's own copy."),
     )
     return redirect("rule_set", key=saved.key)
+
+
+@require_POST
+@private  # reached by its key
+def edit_rule_set_cards(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """A saved set's page again with the card grid of the deck chosen (htmx takes only the
+    grid), the rest as typed; nothing saved."""
+    found = get_object_or_404(RuleSet, key=key)
+    form = HouseRulesForm(variant=found.variant, naming=True, initial=request.POST.dict())
+    context = {"rule_set": found, "own": owns_rule_set(request, found.key), "form": form}
+    return render(request, "rule_set_edit.html", context)

@@ -42,13 +42,11 @@ from scoring.pages.forms import (
     ResumeGameForm,
     RoundForm,
     SyncForm,
-    apply_row_action,
     error_texts,
     player_rows,
 )
 from scoring.pages.forms.tables import NewTableForm
 from scoring.pages.house_views import (
-    builder_action,
     new_game_page,
     new_game_start,
     phone_rule_sets,
@@ -141,16 +139,8 @@ def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
         raise Http404
     if request.method != "POST":  # GET, or HEAD (its answer without the body)
         return new_game_start(request, variant)
-    data = request.POST.copy()
-    rows = player_rows(data)
-    if (answered := builder_action(request, variant, data, rows)) is not None:
-        return answered  # a tap in the house rules, or on Other variant
-    action = data.get("action", "")
-    if action and action != "create":  # a player row's button, without JavaScript
-        rows = apply_row_action(data, rows, action, engine.GAMES[variant].max_players)
-        form = NewGameForm(variant=variant, rows=rows, initial=data.dict())
-        return new_game_page(request, form)
-    form = NewGameForm(data, variant=variant, rows=rows)
+    # Start the game; the page's other buttons post to addresses of their own (house_views).
+    form = NewGameForm(request.POST, variant=variant, rows=player_rows(request.POST))
     if not form.is_valid():
         return new_game_page(request, form, status=400)
     game = form.save()
@@ -252,7 +242,7 @@ def conflict_page(request: HtmxHttpRequest, game: Game, posted: RoundForm) -> Ht
 
 
 def save_round(request: HtmxHttpRequest, key: str) -> HttpResponse:
-    """The next round, as the game's round form reads it (a picker tap only redraws it)."""
+    """The next round, as the game's round form reads it."""
     game = find_game("edit", key)
     remember(request, game.edit_key)
     form = new_round_form(game, request.POST.copy())
@@ -260,9 +250,6 @@ def save_round(request: HtmxHttpRequest, key: str) -> HttpResponse:
         messages.error(request, str(RoundForm.for_game(game).game_over_text))
         url = reverse("edit", args=[key])
         return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-    if form.picker_tap():
-        context = sheet_context(request, game, form.quiet())
-        return render(request, form.form_partial if request.htmx else form.page, context)
     try:
         saved = form.save()
     except Conflict:
@@ -396,8 +383,6 @@ def round_edit(request: HtmxHttpRequest, key: str, round_id: int) -> HttpRespons
     if request.method != "POST":  # GET, or HEAD (its answer without the body)
         return show_correction(request, form_class.as_stored(game, stored, number))
     form = form_class(request.POST.copy(), game=game, number=number, editing=stored)
-    if form.picker_tap():
-        return show_correction(request, form.quiet())
     try:
         saved = form.save()
     except Conflict:

@@ -1,6 +1,6 @@
 // The house rules builder's steppers (templates/widgets/stepper.html): a tap on −, + or ± changes
 // the number in place, within the field's bounds, and marks the row changed from the variant's
-// default. Without this module the buttons post the step to the server, which does the same.
+// default. Without this module the buttons are not shown (.js-only): the number is typed.
 import { number, step } from "./steps.js";
 
 const markChanged = (input) => {

@@ -1,11 +1,12 @@
 // The new-game form. The keyboard's Enter goes on to the next name, and in any other field (a
 // house rule, the rules' name) closes the keyboard: it never sends the form (whose first button,
-// without JavaScript, brings the page back as typed).
+// without JavaScript, is Start the game).
 //
-// A player row's buttons (add, remove, move up, deals first) change the rows on the phone:
-// nothing is sent, so no answer can overwrite a name typed meanwhile (without this module they
-// post the form, and the page comes back with every name). Each row keeps its number, its
-// labels and its buttons; the names, their errors and the dealer move between rows.
+// The player rows are this module's: without it the page is a plain list of as many names as
+// the variant takes, the empty ones left out. With it, the spare rows are hidden (and disabled:
+// not sent) and a row's buttons (add, remove, move up, deals first) change the rows on the
+// phone; nothing is sent, so no answer can overwrite a name typed meanwhile. Each row keeps its
+// number, its labels and its buttons; the names, their errors and the dealer move between rows.
 import { enterGoesOn } from "./next-field.js";
 import { rowAction } from "./players.js";
 
@@ -39,14 +40,14 @@ function show(row, holds, { isDealer, removable }) {
   else input.removeAttribute("aria-invalid");
   for (const error of row.querySelectorAll(ERRORS)) error.remove();
   if (holds) row.append(...holds.errors);
-  const deals = row.querySelector("button[value^='deal-']");
+  const deals = row.querySelector("button[data-row^='deal-']");
   deals.classList.toggle("on", isDealer);
   deals.setAttribute("aria-pressed", String(isDealer));
-  row.querySelector("button[value^='remove-']").hidden = !removable;
+  row.querySelector("button[data-row^='remove-']").hidden = !removable;
 }
 
 document.addEventListener("click", (event) => {
-  const button = event.target.closest("#players button[name=action]");
+  const button = event.target.closest("#players button[data-row]");
   if (!button) return;
   event.preventDefault();
   const players = button.closest("#players");
@@ -57,7 +58,7 @@ document.addEventListener("click", (event) => {
   const after = rowAction(
     rows.filter((row) => !row.hidden).map(held),
     Number(dealer.value) || 0,
-    button.value,
+    button.dataset.row,
     { least, most, blank: { name: "", invalid: null, errors: [] } },
   );
   const removable = after.rows.length > least;
@@ -65,8 +66,18 @@ document.addEventListener("click", (event) => {
     show(row, after.rows[i], { isDealer: i === after.dealer, removable });
   });
   dealer.value = String(after.dealer);
-  const add = players.querySelector("button[value=add]");
+  const add = players.querySelector("button[data-row=add]");
   add.hidden = after.rows.length >= most;
-  if (button.value === "add") rows[after.rows.length - 1].querySelector("input").focus();
+  if (button.dataset.row === "add") rows[after.rows.length - 1].querySelector("input").focus();
   else if (button.hidden || button.closest("[hidden]")) add.focus(); // its row went
 });
+
+// The spare rows (past those the page was drawn with, under More players without JavaScript)
+// join the list, hidden, and wait for "Add a player".
+const list = document.querySelector("#players .player-rows");
+for (const row of document.querySelectorAll("#players .player-row[data-spare]")) {
+  row.hidden = true;
+  row.querySelector("input").disabled = true;
+  list.append(row);
+}
+document.querySelector("#players .more-players")?.remove();

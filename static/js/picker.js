@@ -42,7 +42,7 @@ export function nextShortHand(hands, seat, size) {
 }
 
 // A typed number with its sign changed by the ± key ("5" ↔ "-5", "" → "-"): iOS's decimal
-// keypad has no minus key, so the sign is never typed (forms.negated on the server).
+// keypad has no minus key, so the sign is never typed (round.js's ± key).
 export function negated(text) {
   const typed = text.trim();
   return /^[-−]/.test(typed) ? typed.slice(1) : `-${typed.replace(/^\+/, "")}`;

@@ -1,9 +1,9 @@
 // The new game's player rows as a tap on a row's button changes them (new-game.js uses it on the
-// page; without JavaScript the server's apply_row_action, scoring/pages/forms/house.py, does the
-// same): add a row, remove one, move one up, or choose who deals first.
+// page; without JavaScript there are no such buttons, only a plain list of names): add a row,
+// remove one, move one up, or choose who deals first.
 
 // `rows` is what each row holds (any value), `dealer` the index of the row that deals first,
-// `action` the button's value ("add", "remove-2", "up-1", "deal-3"). A row is added (as `blank`)
+// `action` the button's data-row ("add", "remove-2", "up-1", "deal-3"). A row is added (as `blank`)
 // up to `most` rows, removed down to `least`. Returns the rows and the dealer after the tap; the
 // dealer follows its row when it moves, and is the first row again when its row is removed.
 export function rowAction(rows, dealer, action, { least, most, blank }) {

@@ -1,9 +1,10 @@
-// The round form on the phone itself. Without this script every picker button is a submit
-// button that the server answers; with it, a tap on a card shows at once: the card goes into
-// the player's hidden field of card codes, a chip appears, the total is added up from the
-// values the server wrote once for the picker (#picker-values), spent cards are greyed, and
-// the picker moves on to the next player once a hand has its usual size (picker.js). Saving
-// still goes to the server.
+// The round form on the phone itself. The card picker, its chips, the choice of whose hand it
+// fills, the ± keys and "Another penalty" are this script's alone: without JavaScript they are
+// not shown (.js-only) and the table types each total. With it, a tap on a card shows at once:
+// the card goes into the player's hidden field of card codes, a chip appears, the total is added
+// up from the values the server wrote once for the picker (#picker-values), spent cards are
+// greyed, and the picker moves on to the next player once a hand has its usual size (picker.js).
+// Saving still goes to the server.
 import { enterGoesOn } from "./next-field.js";
 import {
   cardsUsed,
@@ -15,6 +16,11 @@ import {
   withCard,
   withoutCard,
 } from "./picker.js";
+
+// What only a script does is shown once one runs (app.css hides .js-only until then). This
+// module is on every page (base.html), so it says so for the others' widgets too (house.js's
+// steppers, new-game.js's player rows).
+document.documentElement.classList.add("js");
 
 const form = () => document.getElementById("round-form");
 const cardsField = (f, seat) =>
@@ -48,7 +54,7 @@ function chip(f, seat, code, index) {
   const pick = pickButton(f, code);
   const name = pick ? pick.firstChild.textContent : code;
   const button = Object.assign(document.createElement("button"), {
-    type: "submit",
+    type: "button",
     name: "unpick",
     value: `${seat}:${index}`,
     className: `chip${pick?.classList.contains("red") ? " red" : ""}`,
@@ -162,7 +168,18 @@ document.addEventListener("click", (event) => {
   } else if (button.name === "choose") {
     event.preventDefault();
     setTarget(f, button.value);
-    keepInView(f.querySelector(".picker"));
+    keepInView(f.querySelector(".picker"));  } else if (button.name === "add_penalty") {
+    // Another penalty row, empty, under the others (as many as the server takes).
+    event.preventDefault();
+    withDrafts().then((drafts) => {
+      const rows = f.querySelectorAll(".penalty-row");
+      if (rows.length >= Number(f.elements["penalty-MAX_NUM_FORMS"]?.value || 16)) return;
+      drafts.growPenalties(f, rows.length + 1);
+      const row = [...f.querySelectorAll(".penalty-row")].at(-1);
+      for (const field of row.querySelectorAll("input, select")) field.value = "";
+      row.querySelector("select")?.focus();
+      row.scrollIntoView({ block: "center" });
+    });
   }
 });
 
@@ -198,18 +215,12 @@ document.addEventListener("htmx:confirm", (event) => {
   import("./note.js").then((note) => note.noteUnderHeading(f, "hint empty-hint", "status", f.dataset.empty));
 });
 
-// After the server redrew the form (a refusal, another penalty row), show what changed:
-// the first message, or the new row, rather than wherever the page happened to land.
+// After the server redrew the form with its refusals, show the first message rather than
+// wherever the page happened to land.
 document.addEventListener("htmx:afterSwap", (event) => {
   const f = event.target;
   if (!(f instanceof Element) || f.id !== "round-form") return;
-  const submitter = event.detail.requestConfig?.triggeringEvent?.submitter;
-  const alert = f.querySelector("[role=alert]");
-  const rows = f.querySelectorAll(".penalty-row");
-  if (alert) alert.scrollIntoView({ block: "center" });
-  else if (submitter?.name === "add_penalty" && rows.length) {
-    rows[rows.length - 1].scrollIntoView({ block: "center" });
-  }
+  f.querySelector("[role=alert]")?.scrollIntoView({ block: "center" });
 });
 
 // A confirmation opened at the bottom of the page comes into view.

@@ -44,7 +44,7 @@ def type_a_round(page: Page) -> None:
     page.locator(".calls label", has_text="Léa").first.tap()
     page.locator("details.extras summary").tap()
     page.locator("#id_penalty-0-player").select_option("Marc")
-    page.locator(".penalty-row button[name=negate]").tap()
+    page.locator('button[name=negate][value="penalty-0-points"]').tap()
     page.keyboard.type("2")
     page.locator("#id_penalty-0-reason").tap()
     page.keyboard.type("peeked")

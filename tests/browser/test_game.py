@@ -314,7 +314,8 @@ def test_dutch_toulousain_penalty_cards_with_the_picker(page: Page, live_server)
 
 
 def test_the_sheet_works_without_javascript_in_french(browser, live_server):
-    """No JavaScript, a 360 px touch phone asking for French: every tap goes to the server."""
+    """No JavaScript, a 360 px touch phone asking for French: plain fields, each total typed
+    (the card picker is the phone's script), the question about the caller from the server."""
     context = browser.new_context(
         java_script_enabled=False,
         viewport={"width": 360, "height": 740},
@@ -326,17 +327,14 @@ def test_the_sheet_works_without_javascript_in_french(browser, live_server):
     page.goto(f"{live_server.url}/new/koubo/")
     page.fill("#id_name_0", "Léa")
     page.fill("#id_name_1", "Marc")
-    page.get_by_role("button", name="Retirer le joueur 4").tap()  # a full page round trip
-    page.get_by_role("button", name="Retirer le joueur 3").tap()
     page.get_by_role("button", name="Commencer la partie").tap()
-    tap_card(page, "7S")
-    expect(page.locator('.hand[data-seat="0"] .chips')).to_contain_text("7♠")
-    page.locator(".hand-head .who", has_text="Marc").tap()
-    tap_card(page, "QD")
-    expect(page.locator('.hand[data-seat="1"] .chips')).to_contain_text("D♦")  # dame
+    expect(page.locator("#picker")).to_be_hidden()
+    expect(page.locator("button[name=pick]").first).to_be_hidden()
+    page.fill("#id_total_0", "7")
+    page.fill("#id_total_1", "3")
     page.get_by_role("button", name="Enregistrer la manche 1").tap()  # nobody tapped as caller
     expect(page.locator(".who-called")).to_contain_text("Personne n’a annoncé dans cette manche")
-    expect(page.locator('.hand[data-seat="1"] .chips')).to_contain_text("D♦")  # kept
+    expect(page.locator("#id_total_1")).to_have_value("3")  # kept
     assert not Round.objects.exists()
     if SHOOTING:
         page.screenshot(path=SCREENSHOTS / "06-no-javascript-fr-asked-screen.png")
@@ -518,12 +516,13 @@ class SlowServer:
     at least ``ms`` later, while the test types on. Every request is noted in ``sent``."""
 
     def __init__(self, page: Page, path: str, ms: int = 800):
-        self.page, self.ms, self.held, self.sent = page, ms, [], []
+        self.page, self.ms, self.held, self.sent, self.urls = page, ms, [], [], []
         page.route(f"**{path}**", self.hold)
 
     def hold(self, route) -> None:
         request = route.request
         self.sent.append((request.method, request.post_data_json or {}))
+        self.urls.append(request.url)
         self.held.append(route)
 
     def answer(self) -> None:
@@ -567,7 +566,7 @@ def test_new_game_rows_on_a_slow_connection_lose_no_typed_name(phone: Page, live
     page.get_by_role("button", name="Remove player 6").tap()
     # A house rule changed: the sample round is asked for, and answers late.
     page.locator("#builder summary").tap()
-    with page.expect_request(f"{live_server.url}/new/tamalou/"):
+    with page.expect_request(f"{live_server.url}/new/tamalou/preview/"):
         page.locator('button[name="step"][value="joker_value:-1"]').tap()
     page.locator("#id_name_2").tap()
     page.keyboard.press("End")
@@ -576,7 +575,7 @@ def test_new_game_rows_on_a_slow_connection_lose_no_typed_name(phone: Page, live
     page.locator("#id_name_0").tap()
     page.keyboard.press("End")
     page.keyboard.type("h")  # Léah, while the sample round's answer is on its way
-    assert [data.get("action") for _, data in slow.sent] == ["preview"]  # all that was sent
+    assert slow.urls == [f"{live_server.url}/new/tamalou/preview/"]  # all that was sent
     slow.answer()
     expect(page.locator("#preview table")).to_be_visible()
     expect_players(page, ["Léah", "Marc", "Nina-Rose", "Zoé", "Omar"])
@@ -612,11 +611,12 @@ def test_new_game_rows_move_a_refusal_with_its_name(page: Page, live_server):
 
 
 @pytest.mark.parametrize(("width", "height", "language"), [(360, 740, "fr"), (390, 844, "en")])
-def test_new_game_without_javascript_keeps_the_names_across_rows_and_variants(
+def test_new_game_without_javascript_is_a_plain_list_of_names_kept_across_variants(
     browser, live_server, width, height, language
 ):
-    """No JavaScript: each row's button and Other variant post the form; the names, their
-    order and the dealer come back on every page, and the game starts with them."""
+    """No JavaScript: no row's button, a name field for each player the variant may have (the
+    empty ones left out, the first player deals); Other variant posts the form to its own
+    address and the names come back on the next page; Enter starts the game."""
     context = browser.new_context(
         java_script_enabled=False,
         viewport={"width": width, "height": height},
@@ -627,47 +627,38 @@ def test_new_game_without_javascript_keeps_the_names_across_rows_and_variants(
     words = {
         "fr": (
             "Ajouter un joueur",
-            "Monter le joueur 3",
-            "Le joueur 3 distribue en premier",
             "Autre variante",
-            "Commencer la partie",
             "Les joueurs saisis sont gardés\u202f: Léa, Nina, Marc.",
+            "Le premier joueur distribue en premier.",
         ),
         "en": (
             "Add a player",
-            "Move player 3 up",
-            "Player 3 deals first",
             "Other variant",
-            "Start the game",
             "The players typed are kept: Léa, Nina, Marc.",
+            "The first player deals first.",
         ),
     }[language]
-    add, up, deals, other, start, kept = words
+    add, other, kept, first_deals = words
     page = context.new_page()
     page.goto(f"{live_server.url}/new/tamalou/")
+    expect(page.locator(".player-row input")).to_have_count(8)
+    expect(page.get_by_role("button", name=add)).to_be_hidden()
+    expect(page.locator("#players")).to_contain_text(first_deals)
     page.locator("#id_name_0").fill("Léa")
-    page.locator("#id_name_1").fill("Marc")
     page.locator("#id_name_2").fill("Nina")
-    page.get_by_role("button", name=add).tap()
-    expect(page.locator(".player-row:not([hidden])")).to_have_count(5)
-    page.get_by_role("button", name=up).tap()
-    page.get_by_role("button", name=deals).tap()  # Marc, moved down to the third row
-    expect_players(page, ["Léa", "Nina", "Marc", "", ""])
-    page.locator("#id_name_1").press("Enter")  # the page comes back as typed
-    expect_players(page, ["Léa", "Nina", "Marc", "", ""])
+    page.locator("#id_name_3").fill("Marc")
     page.get_by_role("button", name=other).tap()
     expect(page.locator("main")).to_contain_text(kept)
     assert_fits_the_phone(page)
     shoot(page, f"32-other-variant-{language}-{width}")
     page.locator("a.choice", has_text="Dutch").first.tap()
-    expect_players(page, ["Léa", "Nina", "Marc", "", ""])
-    expect(page.get_by_role("button", name=deals)).to_have_attribute("aria-pressed", "true")
+    expect_players(page, ["Léa", "", "Nina", "Marc", "", "", "", ""])
     assert_fits_the_phone(page)
-    page.get_by_role("button", name=start).tap()
+    page.locator("#id_name_3").press("Enter")
     expect(page.locator(".round-form h2")).to_be_visible()
     game = Game.objects.get()
     assert game.variant == "dutch" and game.players == ["Léa", "Nina", "Marc"]
-    assert game.first_dealer == 2
+    assert game.first_dealer == 0
     context.close()
 
 

@@ -74,7 +74,7 @@ def phone_in(browser: Browser, live_server, width, height, language, js=True, sc
 
 
 def start_box_bottom(page: Page) -> float:
-    box = page.locator("#new-game button[value=create]").bounding_box()
+    box = page.locator("#new-game > button.primary.wide").bounding_box()
     assert box is not None
     return box["y"] + box["height"]
 
@@ -111,7 +111,7 @@ def test_a_tables_next_game_starts_on_the_first_screen_its_house_rules_in_one_li
     assert_fits_the_phone(page)
     shoot(page, f"phone-next-game-{language}-{width}")
     # Started as it opens: the folded house rules are sent with the players.
-    page.locator("#new-game button[value=create]").tap()
+    page.locator("#new-game > button.primary.wide").tap()
     expect(page.locator(".round-form h2")).to_be_visible()
     game = Game.objects.order_by("-pk").first()
     assert game.settings == HOUSE and game.players == HOUSE_SEATS and game.table == table

@@ -21,7 +21,7 @@ def taps_to_first_round(page: Page, home: str, table_name: str) -> int:
     taps = 0
     page.get_by_role("link", name=re.compile(f"· {table_name}")).tap()  # New game · …
     taps += 1
-    page.locator("#new-game button[value=create]").tap()  # Start the game
+    page.locator("#new-game > button.primary.wide").tap()  # Start the game
     taps += 1
     expect(page.locator(".round-form h2")).to_be_visible()
     return taps

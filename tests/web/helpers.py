@@ -43,14 +43,16 @@ def save_round(client, game, number, hands: dict, **extra):
 
 
 def players_shown(page: str) -> tuple[list[str], int]:
-    """The new-game page's player rows as shown: each row's name (the hidden rows, disabled,
-    left out), and the row marked as dealing first."""
+    """The new-game page's player rows as shown: each row's name (the spare rows, which
+    new-game.js hides, left out), and the row marked as dealing first."""
     names = []
-    for field in re.findall(r'<input type="text" name="name_\d+"[^>]*>', page):
-        if " disabled" not in field:
-            value = re.search(r'value="([^"]*)"', field)
-            names.append(html.unescape(value[1]) if value else "")
-    dealer = re.findall(r'value="deal-(\d+)"\s+class="icon on" aria-pressed="true"', page)
+    for row in re.findall(r'<li class="player-row">(.*?)</li>', page, re.S):
+        field = re.search(r'<input type="text" name="name_\d+"[^>]*>', row)[0]
+        value = re.search(r'value="([^"]*)"', field)
+        names.append(html.unescape(value[1]) if value else "")
+    dealer = re.findall(
+        r'data-row="deal-(\d+)"\s+class="icon js-only on" aria-pressed="true"', page
+    )
     return names, int(dealer[0]) if len(dealer) == 1 else -1
 
 

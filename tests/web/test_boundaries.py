@@ -65,7 +65,7 @@ def test_a_reason_with_a_control_character_is_refused_next_to_it(client):
 
 def test_nine_names_are_refused_not_cut_to_eight(client):
     names = {f"name_{i}": f"P{i}" for i in range(9)}
-    response = client.post("/new/tamalou/", {**names, "action": "create"})
+    response = client.post("/new/tamalou/", {**names})
     assert response.status_code == 400 and not Game.objects.exists()
     assert "A game needs 2 to 8 players, not 9." in response.content.decode()
 
@@ -83,7 +83,7 @@ THRESHOLD = "“A call is allowed with at most”"
     ],
 )
 def test_a_house_setting_out_of_its_bounds_is_refused_next_to_it(client, value, message):
-    data = {"name_0": "Léa", "name_1": "Marc", "call_threshold": value, "action": "create"}
+    data = {"name_0": "Léa", "name_1": "Marc", "call_threshold": value}
     page = client.post("/new/tamalou/", data).content.decode()
     assert not Game.objects.exists()
     field = page[page.index('id="id_call_threshold"') :]
@@ -92,12 +92,12 @@ def test_a_house_setting_out_of_its_bounds_is_refused_next_to_it(client, value, 
 
 def test_a_setting_at_its_bounds_is_taken(client):
     data = {"name_0": "Léa", "name_1": "Marc", "call_threshold": "0", "rounds": "999"}
-    assert client.post("/new/tamalou/", {**data, "action": "create"}).status_code == 302
+    assert client.post("/new/tamalou/", {**data}).status_code == 302
     assert Game.objects.get().settings == {"call_threshold": 0, "rounds": 999}
 
 
 def test_a_name_longer_than_40_characters_is_refused_next_to_its_field(client):
-    data = {"name_0": "Léa", "name_1": "x" * 41, "action": "create"}
+    data = {"name_0": "Léa", "name_1": "x" * 41}
     page = client.post("/new/tamalou/", data).content.decode()
     row = page[page.index('name="name_1"') :]
     assert "at most 40 characters" in row[: row.index("</li>")]
@@ -149,7 +149,7 @@ def test_names_with_emoji_are_kept_and_an_invisible_character_is_refused_by_its_
 ):
     client.cookies["django_language"] = language
     names = {"name_0": "Chef 👩\u200d🍳", "name_1": "👨\u200d👩\u200d👧", "name_2": "Zoé 🇫🇷"}
-    bad = client.post("/new/tamalou/", {**names, "name_1": "Ma\u200brc", "action": "create"})
+    bad = client.post("/new/tamalou/", {**names, "name_1": "Ma\u200brc"})
     page = bad.content.decode()
     row = page[page.index('name="name_1"') :]
     message = {
@@ -158,7 +158,7 @@ def test_names_with_emoji_are_kept_and_an_invisible_character_is_refused_by_its_
     }[language]
     assert message.replace(" :", "\u202f:") in row[: row.index("</li>")]
     assert not Game.objects.exists()
-    assert client.post("/new/tamalou/", {**names, "action": "create"}).status_code == 302
+    assert client.post("/new/tamalou/", {**names}).status_code == 302
     game = Game.objects.get()
     assert game.players == list(names.values())
     sheet = client.get(f"/g/{game.edit_key}/").content.decode()

@@ -132,23 +132,22 @@ def test_a_long_sheet_shows_every_change_by_either_link_in_either_language():
     shows_history(game, 35, edited={10, 33})
 
 
-def test_a_picked_card_and_another_target_draw_their_own_picker():
-    """Without JavaScript a tap posts the round so far: the picker shows a card used up
-    (disabled) and whom the cards go to, not the picker kept for the empty round."""
+def test_a_refused_round_draws_its_picker_with_its_cards_used_and_its_target():
+    """A round sent back with its refusals draws the picker for the hands it holds: a card
+    used up (disabled) and whom the cards go to, not the picker kept for the empty round."""
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
     phone = Client()
     phone.cookies["django_language"] = "en"
     edit = f"/g/{game.edit_key}/"
     empty = phone.get(edit).content.decode()
     assert 'name="pick" value="KH" class="pick red">' in empty and "Add cards to Léa" in empty
-    tapped = {"number": "1", "target": "0", "pick": "KH", "penalty-TOTAL_FORMS": "0"}
-    page = phone.post(edit, tapped).content.decode()
+    sent = {"number": "1", "target": "1", "cards_0": "KH", "save": "1"}
+    refused = phone.post(edit, sent | {"penalty-TOTAL_FORMS": "0"})
+    page = refused.content.decode()
+    assert refused.status_code == 400 and not game.rounds.exists()
     assert re.search(r'name="pick" value="KH"[^>]*disabled', page)
     assert 'name="cards_0" value="KH"' in page
-    chosen = phone.post(edit, {"number": "1", "choose": "1", "penalty-TOTAL_FORMS": "0"})
-    page = chosen.content.decode()
     assert 'name="target" value="1"' in page and "Add cards to Marc" in page
-    assert not re.search(r'name="pick" value="KH"[^>]*disabled', page)
 
 
 def test_the_history_and_chart_drawn_once_differ_by_link_language_and_page():

@@ -44,7 +44,7 @@ def test_a_phone_with_every_list_full_keeps_its_session_within_what_a_browser_ke
     session.save()
     client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
 
-    answer = client.post("/new/tamalou/", {"name_0": "Léa", "name_1": "Marc", "action": "create"})
+    answer = client.post("/new/tamalou/", {"name_0": "Léa", "name_1": "Marc"})
     assert answer.status_code == 302, answer.content.decode()[:500]
     cookie = answer.cookies[settings.SESSION_COOKIE_NAME]
     assert len(f"{cookie.key}={cookie.value}") <= 4096

@@ -46,7 +46,7 @@ def errors_of(page: str, name: str) -> list[str]:
 
 
 def save_as(client, variant: str = "tamalou", **data) -> RuleSet | None:
-    client.post(f"/new/{variant}/", {**data, "action": "save_rules"})
+    client.post(f"/new/{variant}/save-rules/", data)
     return RuleSet.objects.order_by("-pk").first()
 
 
@@ -69,7 +69,7 @@ def test_the_builder_draws_every_setting_the_variant_declares(client, variant):
             assert 'name="reset_at"' in builder and 'name="reset_to"' in builder
         else:
             assert f'name="{setting.name}"' in builder
-    assert 'name="rules_name"' in builder and 'value="save_rules"' in builder
+    assert 'name="rules_name"' in builder and f'formaction="/new/{variant}/save-rules/"' in builder
 
 
 def test_the_grid_shows_each_rank_of_the_deck_with_its_value(client):
@@ -85,20 +85,9 @@ def test_the_grid_shows_each_rank_of_the_deck_with_its_value(client):
 
 
 def test_the_52_card_deck_chosen_in_koubo_brings_its_small_cards(client):
-    data = {**PLAYERS, "deck": "52", "jokers": "2", "action": "refresh"}
-    page = client.post("/new/koubo/", data).content.decode()
+    data = {**PLAYERS, "deck": "52", "jokers": "2"}
+    page = client.post("/new/koubo/cards/", data).content.decode()
     assert field_value(page, "card_5") == "5" and field_value(page, "name_0") == "Léa"
-
-
-def test_steppers_work_without_javascript_and_a_negative_needs_no_minus_key(client):
-    data = {**PLAYERS, "card_JOKER": "-1", "step": "card_JOKER:-1"}
-    page = client.post("/new/koubo/", data).content.decode()
-    assert field_value(page, "card_JOKER") == "-2" and field_value(page, "name_1") == "Marc"
-    page = client.post("/new/koubo/", {**PLAYERS, "card_7": "5", "step": "card_7:±"})
-    assert field_value(page.content.decode(), "card_7") == "-5"
-    page = client.post("/new/koubo/", {**PLAYERS, "call_penalty": "20", "step": "call_penalty:+1"})
-    assert field_value(page.content.decode(), "call_penalty") == "21"
-    assert not Game.objects.exists() and not RuleSet.objects.exists()
 
 
 def test_each_stepper_has_three_buttons_or_two_when_no_negative_value_is_allowed(client):
@@ -109,7 +98,7 @@ def test_each_stepper_has_three_buttons_or_two_when_no_negative_value_is_allowed
 
 
 def test_a_changed_value_shows_the_variants_default_beside_it(client):
-    page = client.post("/new/koubo/", {**PLAYERS, "card_JOKER": "-5", "action": "refresh"})
+    page = client.post("/new/koubo/cards/", {**PLAYERS, "card_JOKER": "-5"})
     page = page.content.decode()
     joker = page[page.index('name="card_JOKER"') :]
     note = joker[: joker.index("</small>")]
@@ -140,7 +129,6 @@ def test_every_control_is_stored_with_the_game(client):
         "reset_at": "100",
         "reset_to": "50",
         "rules_name": "Cabo à l'étranger",
-        "action": "create",
     }
     response = client.post("/new/koubo/", data)
     game = Game.objects.get()
@@ -159,19 +147,19 @@ def test_every_control_is_stored_with_the_game(client):
 
 
 def test_tamalou_settings_half_game_and_the_threshold_are_stored(client):
-    data = {**PLAYERS, "call_threshold": "3", "half_game": "on", "action": "create"}
+    data = {**PLAYERS, "call_threshold": "3", "half_game": "on"}
     client.post("/new/fontenaysien/", data)
     assert Game.objects.get().settings == {"call_threshold": 3, "half_game": True}
 
 
 def test_tamouls_reset_is_switched_off_by_emptying_it(client):
-    data = {**PLAYERS, "reset_at": "", "reset_to": "", "call_threshold": "6,5", "action": "create"}
+    data = {**PLAYERS, "reset_at": "", "reset_to": "", "call_threshold": "6,5"}
     client.post("/new/tamoul/", data)
     assert Game.objects.get().settings == {"reset": None}
 
 
 def test_a_form_that_sends_no_setting_starts_the_variant_as_written(client):
-    client.post("/new/koubo/", {**PLAYERS, "action": "create"})
+    client.post("/new/koubo/", {**PLAYERS})
     assert Game.objects.get().settings == {}
 
 
@@ -193,9 +181,9 @@ def test_a_form_that_sends_no_setting_starts_the_variant_as_written(client):
 def test_a_bad_value_is_shown_next_to_its_field_and_nothing_is_saved(
     client, variant, data, field, message
 ):
-    for action in ("create", "save_rules"):
-        posted = {**PLAYERS, **data, "rules_name": "Essai", "action": action}
-        response = client.post(f"/new/{variant}/", posted)
+    for url in (f"/new/{variant}/", f"/new/{variant}/save-rules/"):
+        posted = {**PLAYERS, **data, "rules_name": "Essai"}
+        response = client.post(url, posted)
         page = response.content.decode()
         assert response.status_code == 400
         assert any(message in error for error in errors_of(page, field)), errors_of(page, field)
@@ -204,7 +192,7 @@ def test_a_bad_value_is_shown_next_to_its_field_and_nothing_is_saved(
 
 
 def test_a_card_that_is_not_in_the_deck_is_refused_next_to_it(client):
-    data = {**PLAYERS, "one_0": "5H", "one_0_value": "1", "action": "create"}
+    data = {**PLAYERS, "one_0": "5H", "one_0_value": "1"}
     page = client.post("/new/koubo/", {**data, "deck": "32"}).content.decode()
     # Koubo's 32 cards have no 5: the card list does not even offer it.
     assert any("5H" in error or "valid choice" in error for error in errors_of(page, "one_0"))
@@ -216,8 +204,8 @@ def test_the_builder_speaks_french(settings):
     page = client.get("/new/tamalou/").content.decode()
     assert "Règles de la maison" in page and "Enregistrer sous…" in page
     assert "Nom de ces règles" in page and "Valeur des cartes" in page
-    data = {**PLAYERS, "one_0": "KH", "rules_name": "", "action": "save_rules"}
-    page = client.post("/new/tamalou/", data).content.decode()
+    data = {**PLAYERS, "one_0": "KH", "rules_name": ""}
+    page = client.post("/new/tamalou/save-rules/", data).content.decode()
     assert errors_of(page, "rules_name") == ["Donnez un nom à ces règles (1 à 40 caractères)."]
     assert errors_of(page, "one_0_value") == ["Indiquez la valeur de cette carte."]
     assert "Valeur du joker\u202f: un de moins" in page  # each button says its number
@@ -232,7 +220,7 @@ def test_save_as_keeps_the_set_on_this_phone_and_lists_it(client):
     assert rule_set.name == "Chez Mamie" and rule_set.variant == "tamalou"
     assert rule_set.settings == MAMIE_SETTINGS
     page = client.get("/new/tamalou/").content.decode()
-    assert f'value="rules-{rule_set.key}"' in page and f"/h/{rule_set.key}/" in page
+    assert f'name="rules" value="{rule_set.key}"' in page and f"/h/{rule_set.key}/" in page
     assert "Chez Mamie" in client.get("/").content.decode()
     assert f"?rules={rule_set.key}" in client.get("/new/").content.decode()
     assert not Game.objects.exists()  # saving the rules starts no game
@@ -248,7 +236,7 @@ def test_save_as_keeps_the_set_on_this_phone_and_lists_it(client):
     ],
 )
 def test_a_set_needs_a_name_of_1_to_40_characters(client, name, message):
-    response = client.post("/new/tamalou/", {**MAMIE, "rules_name": name, "action": "save_rules"})
+    response = client.post("/new/tamalou/save-rules/", {**MAMIE, "rules_name": name})
     page = response.content.decode()
     assert response.status_code == 400
     assert any(message in error for error in errors_of(page, "rules_name"))
@@ -259,7 +247,7 @@ def test_save_as_answers_with_a_redirect_to_the_set_and_the_players(client):
     """Post, redirect, get: Back and a reload after Save as send nothing again; the page
     the phone lands on shows the set just saved, in the builder, and the players typed."""
     players = {"name_0": "Léa", "name_1": "Marc", "name_2": "", "name_3": "Nina", "dealer": "3"}
-    response = client.post("/new/tamalou/", {**MAMIE, **players, "action": "save_rules"})
+    response = client.post("/new/tamalou/save-rules/", {**MAMIE, **players})
     rule_set = RuleSet.objects.get()
     assert response.status_code == 302
     where = urlsplit(response["Location"])
@@ -276,9 +264,9 @@ def test_save_as_answers_with_a_redirect_to_the_set_and_the_players(client):
     assert field_value(page, "joker_value") == "-5" and field_value(page, "call_penalty") == "10"
     assert 'value="KH" selected' in page and field_value(page, "one_0_value") == "-1"
     assert field_value(page, "rules_name") == "Chez Mamie"
-    assert f'value="rules-{rule_set.key}"' in page  # in this phone's list
+    assert f'name="rules" value="{rule_set.key}"' in page  # in this phone's list
     # The game starts with what that page shows.
-    client.post("/new/tamalou/", {**MAMIE, **players, "action": "create"})
+    client.post("/new/tamalou/", {**MAMIE, **players})
     game = Game.objects.get()
     assert game.players == ["Léa", "Marc", "Nina"] and game.first_dealer == 2
     assert game.settings == MAMIE_SETTINGS and game.rules_name == "Chez Mamie"
@@ -288,9 +276,7 @@ def test_save_as_answers_with_a_redirect_to_the_set_and_the_players(client):
 
 
 def test_save_as_with_no_player_typed_redirects_to_the_set_alone(client):
-    response = client.post(
-        "/new/tamalou/", {**MAMIE, "name_0": "", "name_1": "", "action": "save_rules"}
-    )
+    response = client.post("/new/tamalou/save-rules/", {**MAMIE, "name_0": "", "name_1": ""})
     rule_set = RuleSet.objects.get()
     assert response["Location"] == f"/new/tamalou/?saved={rule_set.key}#builder"
 
@@ -298,7 +284,7 @@ def test_save_as_with_no_player_typed_redirects_to_the_set_alone(client):
 def test_picking_a_saved_set_fills_the_builder_and_keeps_the_players(client):
     rule_set = save_as(client, **MAMIE)
     data = {"name_0": "Zoé", "name_1": "Yann", "dealer": "1", "call_threshold": "3"}
-    response = client.post("/new/tamalou/", {**data, "action": f"rules-{rule_set.key}"})
+    response = client.post("/new/tamalou/house-rules/", {**data, "rules": rule_set.key})
     assert response.status_code == 302
     assert (
         response["Location"]
@@ -317,10 +303,10 @@ def test_a_set_of_another_variant_switches_variant_and_keeps_the_players(client)
     koubo = save_as(client, "koubo", **{"card_JOKER": "-3", "rules_name": "Koubo du jeudi"})
     players = {f"name_{row}": name for row, name in enumerate(["Léa", "Marc", "Nina", "Omar"])}
     page = client.get("/new/tamalou/").content.decode()
-    button = f'value="rules-{koubo.key}" class="button">Koubo du jeudi · Koubo charentais<'
-    assert button in page
+    button = f'name="rules" value="{koubo.key}" formaction="/new/tamalou/house-rules/"'
+    assert button in page and "Koubo du jeudi · Koubo charentais<" in page
     response = client.post(
-        "/new/tamalou/", {**players, "dealer": "2", "action": f"rules-{koubo.key}"}
+        "/new/tamalou/house-rules/", {**players, "dealer": "2", "rules": koubo.key}
     )
     assert response.status_code == 302
     assert response["Location"].startswith(f"/new/koubo/?rules={koubo.key}&name_0=L%C3%A9a&")
@@ -335,7 +321,6 @@ def test_a_set_of_another_variant_switches_variant_and_keeps_the_players(client)
             "dealer": "2",
             "card_JOKER": "-3",
             "rules_name": "Koubo du jeudi",
-            "action": "create",
         },
     )
     game = Game.objects.get()
@@ -346,7 +331,7 @@ def test_a_set_of_another_variant_switches_variant_and_keeps_the_players(client)
 def test_other_variant_keeps_the_players_their_order_and_the_dealer(client):
     rule_set = save_as(client, **MAMIE)
     typed = {"name_0": "Léa", "name_1": "", "name_2": "Marc & Cie", "dealer": "2"}
-    response = client.post("/new/tamalou/", {**typed, "joker_value": "-7", "action": "variants"})
+    response = client.post("/new/tamalou/other/", {**typed, "joker_value": "-7"})
     assert response.status_code == 302
     assert response["Location"] == "/new/?name_0=L%C3%A9a&name_1=&name_2=Marc+%26+Cie&dealer=2"
     chooser = client.get(response["Location"]).content.decode()
@@ -356,14 +341,14 @@ def test_other_variant_keeps_the_players_their_order_and_the_dealer(client):
     assert f'href="/new/tamalou/?rules={rule_set.key}&amp;{query}"' in chooser
     page = client.get("/new/dutch/?" + query.replace("&amp;", "&")).content.decode()
     assert "<h1>Dutch</h1>" in page and players_shown(page) == (["Léa", "", "Marc & Cie"], 2)
-    client.post("/new/dutch/", {**typed, "action": "create"})
+    client.post("/new/dutch/", {**typed})
     game = Game.objects.get()
     assert game.variant == "dutch" and game.players == ["Léa", "Marc & Cie"]
     assert game.first_dealer == 1  # Marc & Cie, whose row was the third
 
 
 def test_other_variant_with_nothing_typed_is_the_plain_choice(client):
-    response = client.post("/new/tamalou/", {"name_0": "", "name_1": " ", "action": "variants"})
+    response = client.post("/new/tamalou/other/", {"name_0": "", "name_1": " "})
     assert response["Location"] == "/new/"
     page = client.get("/new/").content.decode()
     assert 'href="/new/dutch/"' in page and "are kept" not in page
@@ -381,7 +366,7 @@ def test_a_link_with_more_players_than_the_variant_takes_loses_none(client):
     query = "&".join(f"name_{row}={name}" for row, name in enumerate(names))
     page = client.get(f"/new/tambouille/?{query}&dealer=5").content.decode()
     assert players_shown(page) == (names, 5)
-    assert re.search(r'value="add" class="button" hidden', page)
+    assert re.search(r'data-row="add" class="button js-only" hidden', page)
 
 
 def test_start_a_game_with_these_rules_fills_the_form_from_the_link(client):
@@ -390,7 +375,7 @@ def test_start_a_game_with_these_rules_fills_the_form_from_the_link(client):
     assert field_value(page, "joker_value") == "-5"
     assert field_value(page, "rules_name") == "Chez Mamie"
     assert '<details class="builder" id="builder" open>' in page
-    client.post("/new/tamalou/", {**MAMIE, "action": "create"})
+    client.post("/new/tamalou/", {**MAMIE})
     game = Game.objects.get()
     assert game.settings == MAMIE_SETTINGS and game.rules_name == "Chez Mamie"
 
@@ -427,18 +412,18 @@ def test_another_phone_opens_the_link_and_keeps_the_set(client):
     other = other_phone()
     page = other.get(f"/h/{rule_set.key}/").content.decode()
     assert "Keep them on this phone" in page
-    assert f"rules-{rule_set.key}" not in other.get("/new/tamalou/").content.decode()
+    assert f'value="{rule_set.key}"' not in other.get("/new/tamalou/").content.decode()
     response = other.post(f"/h/{rule_set.key}/keep/", follow=True)
     assert "“Chez Mamie” is in this phone&#x27;s house rules." in response.content.decode()
     assert "Keep them on this phone" not in response.content.decode()
-    assert f'value="rules-{rule_set.key}"' in other.get("/new/tamalou/").content.decode()
+    assert f'name="rules" value="{rule_set.key}"' in other.get("/new/tamalou/").content.decode()
     assert other.get(f"/h/{rule_set.key}/keep/").status_code == 405
     assert other.post("/h/nope/keep/").status_code == 404
 
 
 def test_changing_a_set_never_changes_a_game_already_started(client):
     rule_set = save_as(client, **MAMIE)
-    client.post("/new/tamalou/", {**MAMIE, "action": "create"})
+    client.post("/new/tamalou/", {**MAMIE})
     game = Game.objects.get()
     page = client.get(f"/h/{rule_set.key}/edit/").content.decode()
     assert field_value(page, "joker_value") == "-5"
@@ -475,19 +460,27 @@ def test_a_phone_the_set_was_shared_with_changes_its_own_copy(client):
     assert "shared with this phone" not in other.get(f"/h/{copy.key}/edit/").content.decode()
 
 
-def test_a_step_on_the_change_page_works_without_javascript(client):
-    rule_set = save_as(client, **MAMIE)
-    data = {"joker_value": "-5", "step": "joker_value:-1", "rules_name": "Chez Mamie"}
-    page = client.post(f"/h/{rule_set.key}/edit/", data).content.decode()
-    assert field_value(page, "joker_value") == "-6"
+def test_another_deck_on_the_change_page_draws_its_cards_and_saves_nothing(client):
+    """Without JavaScript, "Show the cards of the deck chosen above" posts the change page's
+    form to an address of its own: the grid of that deck, what was typed kept."""
+    rule_set = save_as(client, "koubo", **{"card_JOKER": "-3", "rules_name": "Koubo du jeudi"})
+    page = client.get(f"/h/{rule_set.key}/edit/").content.decode()
+    assert f'formaction="/h/{rule_set.key}/edit/cards/"' in page
+    assert field_value(page, "card_5") is None
+    data = {"deck": "52", "jokers": "2", "card_JOKER": "-4", "rules_name": "Koubo du jeudi"}
+    answer = client.post(f"/h/{rule_set.key}/edit/cards/", data)
+    page = answer.content.decode()
+    assert answer.status_code == 200 and field_value(page, "card_5") == "5"
+    assert field_value(page, "card_JOKER") == "-4"
     rule_set.refresh_from_db()
-    assert rule_set.settings["joker_value"] == -5  # a step saves nothing
+    assert rule_set.settings == {"card_values": {"JOKER": -3}}  # nothing saved
+    assert client.get(f"/h/{rule_set.key}/edit/cards/").status_code == 405
 
 
 def test_an_unknown_set_is_not_found(client):
     assert client.get("/h/unknown-key/").status_code == 404
     assert client.get("/h/unknown-key/edit/").status_code == 404
-    page = client.post("/new/tamalou/", {**PLAYERS, "action": "rules-unknown"})
+    page = client.post("/new/tamalou/house-rules/", {**PLAYERS, "rules": "unknown"})
     assert page.status_code == 404 and not Game.objects.exists()
 
 
@@ -502,7 +495,7 @@ def test_a_sets_page_in_french(client):
 
 
 def mamie_game(client) -> Game:
-    client.post("/new/tamalou/", {**MAMIE, "action": "create"})
+    client.post("/new/tamalou/", {**MAMIE})
     return Game.objects.get()
 
 
@@ -552,20 +545,20 @@ def test_the_worker_keeps_the_pages_of_saved_sets_like_the_sheets(client):
 
 
 def test_a_sample_round_is_scored_under_the_rules_being_built(client):
-    data = {**PLAYERS, "call_bonus": "-3", "action": "preview"}
-    page = client.post("/new/tamalou/", data).content.decode()
+    data = {**PLAYERS, "call_bonus": "-3"}
+    page = client.post("/new/tamalou/preview/", data).content.decode()
     preview = page[page.index('id="preview"') :]
     preview = preview[: preview.index("</section>")]
     assert "A sample round under these rules" in preview and "<table>" in preview
     assert field_value(page, "call_bonus") == "-3" and field_value(page, "name_0") == "Léa"
     htmx = {"HX-Request": "true"}
-    fragment = client.post("/new/tamalou/", data, headers=htmx).content.decode()
+    fragment = client.post("/new/tamalou/preview/", data, headers=htmx).content.decode()
     assert fragment.lstrip().startswith('<section id="preview"') and "<html" not in fragment
     # Tamalou's example: the caller succeeds, and scores the bonus instead of 0.
     assert scores(fragment) == ["−3", "+22", "+5"]
-    plain = client.post("/new/tamalou/", {**data, "call_bonus": "0"}, headers=htmx)
+    plain = client.post("/new/tamalou/preview/", {**data, "call_bonus": "0"}, headers=htmx)
     assert scores(plain.content.decode()) == ["0", "+22", "+5"]
-    refused = client.post("/new/tamalou/", {**data, "call_bonus": "500"}, headers=htmx)
+    refused = client.post("/new/tamalou/preview/", {**data, "call_bonus": "500"}, headers=htmx)
     fragment = refused.content.decode()
     assert "Correct the values above to see it." in fragment and "<table>" not in fragment
     assert not Game.objects.exists() and not RuleSet.objects.exists()
@@ -584,7 +577,7 @@ def test_a_set_asked_for_by_no_key_at_all_is_the_variants_own_rules_or_a_404(cli
         page = client.get("/new/tamalou/", {query: sent})
         assert page.status_code == 200
         assert 'id="id_name_0"' in page.content.decode()
-    tapped = client.post("/new/tamalou/", {"action": f"rules-{sent}", "name_0": "Léa"})
+    tapped = client.post("/new/tamalou/house-rules/", {"rules": sent, "name_0": "Léa"})
     assert tapped.status_code == 404
     assert not RuleSet.objects.exists() and not Game.objects.exists()
 
@@ -595,12 +588,12 @@ def test_the_sample_round_holds_the_cards_the_house_rules_value_otherwise(client
     holds neither), scored at their house values; with the variant's own values it does not."""
     client.cookies["django_language"] = language
     htmx = {"HX-Request": "true"}
-    data = {k: v for k, v in MAMIE.items() if k != "rules_name"} | {"action": "preview"}
-    fragment = client.post("/new/tamalou/", data, headers=htmx).content.decode()
+    data = {k: v for k, v in MAMIE.items() if k != "rules_name"}
+    fragment = client.post("/new/tamalou/preview/", data, headers=htmx).content.decode()
     hands = re.findall(r'<th scope="row">(\w+)</th><td>(.*?)</td>', fragment)
     shown = {name: re.sub(r"<[^>]+>", "", hand) for name, hand in hands}
     king, queen = ("K", "Q") if language == "en" else ("R", "D")
     assert shown["Léa"] == f"{king}♦ {king}♥ = −1"  # K♥ at −1
     assert shown["Marc"] == f"10♥ {queen}♠ joker = 15"  # 10 + 10 − 5
-    plain = client.post("/new/tamalou/", {**PLAYERS, "action": "preview"}, headers=htmx)
+    plain = client.post("/new/tamalou/preview/", PLAYERS, headers=htmx)
     assert "K♥" not in plain.content.decode() and "joker" not in plain.content.decode()

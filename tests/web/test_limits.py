@@ -17,7 +17,7 @@ from tests.helpers import EXAMPLES
 
 pytestmark = pytest.mark.django_db
 
-NEW_GAME = {"name_0": "Léa", "name_1": "Marc", "action": "create"}
+NEW_GAME = {"name_0": "Léa", "name_1": "Marc"}
 
 
 def phone(address: str = "192.0.2.1", language: str = "en", **headers) -> Client:
@@ -52,11 +52,14 @@ def test_new_games_past_the_rate_get_the_apps_429_page_and_create_nothing(tight)
     assert "Trop de demandes en peu de temps" in french
 
 
-def test_the_new_game_forms_row_buttons_are_not_counted(tight):
+def test_the_new_game_pages_buttons_that_create_nothing_are_not_counted(tight):
+    """Each has an address of its own, which the limit does not count."""
     client = phone()
-    for _ in range(5):
-        adding = client.post("/new/tamalou/", {"name_0": "Léa", "name_1": "", "action": "add"})
-        assert adding.status_code == 200
+    typed = {"name_0": "Léa", "name_1": ""}
+    for _ in range(2):
+        for tap in ("preview", "cards"):
+            assert client.post(f"/new/tamalou/{tap}/", typed).status_code == 200
+        assert client.post("/new/tamalou/other/", typed).status_code == 302
     for _ in range(3):
         assert client.post("/new/tamalou/", NEW_GAME).status_code == 302
 
@@ -125,12 +128,12 @@ def test_copies_of_a_shared_set_past_the_rate_get_the_429_page_and_save_nothing(
     saved = {"rules_name": "Chez nous", "joker_value": "-5"}
     for _ in range(3):
         assert stranger.post(f"/h/{shared.key}/edit/", saved).status_code == 302
-    stepped = stranger.post(f"/h/{shared.key}/edit/", {**saved, "step": "joker_value:-1"})
-    assert stepped.status_code == 200  # a step saves nothing and is not counted
+    redrawn = stranger.post(f"/h/{shared.key}/edit/cards/", saved)
+    assert redrawn.status_code == 200  # another deck's cards: nothing saved, not counted
     refused = stranger.post(f"/h/{shared.key}/edit/", saved)
     assert refused.status_code == 429 and "Too many" in refused.content.decode()
-    # a save is counted whatever else the post says (an action the page does not know)
-    assert stranger.post(f"/h/{shared.key}/edit/", {**saved, "action": "zzz"}).status_code == 429
+    # a save is counted whatever else the post says (a step the page no longer sends)
+    assert stranger.post(f"/h/{shared.key}/edit/", {**saved, "step": "x"}).status_code == 429
     assert RuleSet.objects.count() == 1 + 3
     assert phone("192.0.2.8").post(f"/h/{shared.key}/edit/", saved).status_code == 302
 
@@ -232,13 +235,13 @@ def test_a_latin_1_form_with_a_csrf_cookie_and_origin_is_the_apps_400(settings, 
 # --- bodies under ASGI (make run, make serve): none past the limit is read --------------------
 
 
-def test_house_rules_saved_under_a_name_with_a_step_are_counted(tight):
-    """The new-game page saves the rules before it looks at a step: such a post is counted."""
+def test_house_rules_saved_under_a_name_are_counted(tight):
+    """Save as… on the new-game page creates a set: counted with the new games."""
     from scoring.games.models import RuleSet
 
     stranger = phone("192.0.2.11")
-    saving = {**NEW_GAME, "action": "save_rules", "rules_name": "Chez nous", "step": "x"}
+    saving = {**NEW_GAME, "rules_name": "Chez nous", "step": "x"}
     for _ in range(3):
-        assert stranger.post("/new/tamalou/", saving).status_code == 302  # to the set saved
-    assert stranger.post("/new/tamalou/", saving).status_code == 429
+        assert stranger.post("/new/tamalou/save-rules/", saving).status_code == 302  # to the set
+    assert stranger.post("/new/tamalou/save-rules/", saving).status_code == 429
     assert RuleSet.objects.count() == 3

@@ -30,8 +30,9 @@ def test_the_folded_line_names_the_house_settings(client):
 
 @pytest.mark.django_db
 def test_the_house_rules_unfold_where_the_player_is_at_work(client):
-    """Folded for a tap on a player row (nothing of the rules to look at); unfolded for a
-    stepper's tap without JavaScript, and for a value refused."""
+    """Folded as the page opens (a table's next game starts in one tap); unfolded for a tap in
+    the house rules answered without JavaScript (another deck's cards, the sample round), and
+    for a value refused."""
     table = house_table()
     sent = {
         **{f"name_{n}": name for n, name in enumerate(HOUSE_SEATS)},
@@ -42,12 +43,13 @@ def test_the_house_rules_unfold_where_the_player_is_at_work(client):
         "reset_to": "50",
         "rounds": "3",
     }
-    added = client.post("/new/tamalou/", {**sent, "action": "add"}).content.decode()
-    assert '<details class="builder" id="builder">' in added
-    assert "House rules: rounds 3, limit 100, reset 100 → 50" in added
-    stepped = client.post("/new/tamalou/", {**sent, "step": "limit:+1"}).content.decode()
-    assert '<details class="builder" id="builder" open>' in stepped
-    refused = client.post("/new/tamalou/", {**sent, "rounds": "-4", "action": "create"})
+    opened = client.get(f"/new/tamalou/?table={table.edit_key}").content.decode()
+    assert '<details class="builder" id="builder">' in opened
+    assert "House rules: rounds 3, limit 100, reset 100 → 50" in opened
+    for tap in ("cards", "preview"):
+        tapped = client.post(f"/new/tamalou/{tap}/", sent).content.decode()
+        assert '<details class="builder" id="builder" open>' in tapped
+    refused = client.post("/new/tamalou/", {**sent, "rounds": "-4"})
     assert refused.status_code == 400
     assert '<details class="builder" id="builder" open>' in refused.content.decode()
     plain = client.get("/new/tamalou/").content.decode()

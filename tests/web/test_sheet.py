@@ -9,7 +9,7 @@ import pytest
 
 from scoring.games.models import Game, Round
 from tests.helpers import EXAMPLES, NOBODY_CALLED, exported_as
-from tests.web.helpers import HTMX, hand_fields, players_shown, save_round, url
+from tests.web.helpers import HTMX, hand_fields, save_round, url
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +51,6 @@ def test_new_game_creates_the_game_in_turn_order_with_settings_and_dealer(client
             "name_3": "Nina",
             "dealer": "2",
             "rounds": "5",
-            "action": "create",
         },
     )
     game = Game.objects.get()
@@ -67,7 +66,7 @@ def test_the_names_this_phone_played_with_are_offered_on_its_next_new_game(clien
     from django.test import Client
 
     for names in (["Léa", "Marc"], ["Nina", "Léa", "Omar"]):
-        data = {f"name_{i}": name for i, name in enumerate(names)} | {"action": "create"}
+        data = {f"name_{i}": name for i, name in enumerate(names)}
         assert client.post("/new/tamalou/", data).status_code == 302
     page = client.get("/new/gabo/").content.decode()
     offered = re.search(r'<datalist id="known-names">(.*?)</datalist>', page).group(1)
@@ -76,7 +75,7 @@ def test_the_names_this_phone_played_with_are_offered_on_its_next_new_game(clien
     assert inputs and all('list="known-names"' in tag for tag in inputs)
     assert not any('autocomplete="off"' in tag for tag in inputs)
     # Chosen from the list, a name is a name like any typed.
-    data = {"name_0": "Omar", "name_1": "Marc", "action": "create"}
+    data = {"name_0": "Omar", "name_1": "Marc"}
     client.post("/new/gabo/", data)
     assert Game.objects.latest("pk").players == ["Omar", "Marc"]
     # Another phone is offered none of them.
@@ -93,60 +92,38 @@ def test_the_names_this_phone_played_with_are_offered_on_its_next_new_game(clien
     ],
 )
 def test_new_game_refuses_bad_players_and_creates_nothing(client, names, message):
-    data = {f"name_{i}": name for i, name in enumerate(names)} | {"action": "create"}
+    data = {f"name_{i}": name for i, name in enumerate(names)}
     response = client.post("/new/tamalou/", data)
     assert response.status_code == 400 and message in response.content.decode()
     assert not Game.objects.exists()
 
 
 def test_new_game_refuses_a_setting_out_of_range(client):
-    data = {"name_0": "Léa", "name_1": "Marc", "rounds": "0", "action": "create"}
+    data = {"name_0": "Léa", "name_1": "Marc", "rounds": "0"}
     page = client.post("/new/tamalou/", data).content.decode()
     assert "“Number of rounds” must be a whole number from 1 to 999." in page
     assert not Game.objects.exists()
 
 
-def test_player_rows_are_added_moved_and_removed_without_javascript(client):
-    data = {"name_0": "Léa", "name_1": "Marc", "dealer": "1", "action": "add"}
-    page = client.post("/new/tamalou/", data).content.decode()
-    assert players_shown(page) == (["Léa", "Marc", ""], 1)
-    data = {"name_0": "Léa", "name_1": "Marc", "name_2": "Nina", "dealer": "1", "action": "up-2"}
-    page = client.post("/new/tamalou/", data).content.decode()
-    assert players_shown(page) == (["Léa", "Nina", "Marc"], 2)
-    three = {"name_0": "Léa", "name_1": "Nina", "name_2": "Marc"}
-    page = client.post("/new/tamalou/", {**three, "dealer": "2", "action": "remove-0"})
-    assert players_shown(page.content.decode()) == (["Nina", "Marc"], 1)
-    page = client.post("/new/tamalou/", {**three, "action": "deal-2"}).content.decode()
-    assert players_shown(page) == (["Léa", "Nina", "Marc"], 2)
-
-
-@pytest.mark.parametrize("action", ["add", "up-3", "remove-2", "deal-4", "enter"])
-def test_a_player_rows_button_without_javascript_brings_every_typed_name_back(client, action):
-    """Five names typed, a blank row among them: whichever button is tapped (✕ on the blank
-    row, Enter's), the page comes back with each name, and the game starts with them."""
-    typed = ["Léa", "Marc", "", "Nina", "Omar", "Zoé"]
-    data = {f"name_{row}": name for row, name in enumerate(typed)} | {"dealer": "3"}
-    page = client.post("/new/tamalou/", {**data, "action": action}).content.decode()
-    names, dealer = players_shown(page)
-    assert {"Léa", "Marc", "Nina", "Omar", "Zoé"} <= set(names)
-    posted = {f"name_{row}": name for row, name in enumerate(names)} | {"dealer": str(dealer)}
-    assert client.post("/new/tamalou/", {**posted, "action": "create"}).status_code == 302
-    game = Game.objects.get()
-    kept = [name for name in typed if name]
-    assert sorted(game.players) == sorted(kept) and len(game.players) == 5
-
-
-def test_the_rows_past_those_shown_are_hidden_and_never_sent(client):
-    """The page draws a row for each player the variant may have: those not shown yet are
-    hidden and disabled (new-game.js shows one when a player is added)."""
+def test_without_javascript_the_players_are_a_plain_list_of_names(client):
+    """The page draws a name field for each player the variant may have, every one sent:
+    without JavaScript the table types the names it needs, the empty ones are left out, and
+    the first player deals. new-game.js hides the spare rows (data-spare) and shows the rows'
+    buttons (.js-only), which send nothing."""
     page = client.get("/new/tamalou/").content.decode()
     assert page.count('<li class="player-row">') == 4
-    assert page.count('<li class="player-row" hidden>') == 4  # up to 8 players
-    assert re.search(r'name="name_4"[^>]* disabled', page)
-    assert re.search(r'value="remove-0" class="icon"\s', page)  # ✕ shown with 3 rows or more
+    assert page.count('<li class="player-row" data-spare>') == 4  # up to 8 players
+    assert not re.search(r'name="name_\d+"[^>]* disabled', page)
+    assert re.search(r'data-row="add" class="button js-only"', page)
+    assert 'type="submit" name="action"' not in page  # no row's button posts the form
+    typed = ["Léa", "", "Marc", "", "", "Nina", "", ""]
+    data = {f"name_{row}": name for row, name in enumerate(typed)}
+    assert client.post("/new/tamalou/", data).status_code == 302
+    game = Game.objects.get()
+    assert game.players == ["Léa", "Marc", "Nina"] and game.first_dealer == 0
     page = client.get("/new/tambouille/").content.decode()
-    assert page.count('<li class="player-row"') == 4  # 2 to 4 players: none hidden
-    assert re.search(r'value="add" class="button" hidden', page)
+    assert page.count('<li class="player-row"') == 4  # 2 to 4 players: no spare row
+    assert re.search(r'data-row="add" class="button js-only" hidden', page)
 
 
 # --- entering rounds -------------------------------------------------------------------
@@ -183,40 +160,6 @@ def test_a_missing_hand_is_refused(client):
     response = save_round(client, game, 1, {"Léa": "3", "Marc": "", "Nina": "4"})
     assert "Enter this player&#x27;s cards or hand total." in hand_box(response.content.decode(), 1)
     assert not Round.objects.exists()
-
-
-def test_picker_tap_with_htmx_returns_the_form_with_the_card_total_and_used_cards(client):
-    game = make_game()
-    data = {
-        "number": 1,
-        "target": "0",
-        "cards_0": "KD",
-        "total_1": "",
-        "total_2": "",
-        "pick": "0:3C",  # as a page drawn before sent it: target:code (now the code alone)
-    }
-    response = client.post(url(game), data, **HTMX)
-    page = response.content.decode()
-    assert page.lstrip().startswith('<form method="post"') and "<html" not in page
-    assert 'name="cards_0" value="KD 3C"' in page
-    assert re.search(r'<output class="total" for="id_total_0"[^>]*>3</output>', page)
-    assert re.search(r'name="pick" value="KD"[^>]* disabled>', page)
-    assert not re.search(r'name="pick" value="KH"[^>]* disabled>', page)
-    assert not Round.objects.exists()
-
-
-def test_picker_removes_a_card_with_one_tap(client):
-    game = make_game()
-    data = {
-        "number": 1,
-        "target": "1",
-        "total_0": "",
-        "cards_1": "KD 3C 9S",
-        "total_2": "",
-        "unpick": "1:1",
-    }
-    page = client.post(url(game), data).content.decode()
-    assert 'value="KD 9S"' in page
 
 
 def test_picker_only_offers_the_cards_of_the_variant(client):
@@ -339,8 +282,8 @@ def test_no_round_can_be_added_after_the_game_ended(client):
 def test_garbage_never_gives_a_500(client, data):
     game = make_game()
     response = client.post(url(game), data)
-    # A save is refused (400, its errors shown); a picker tap draws the form again (200).
-    assert response.status_code == (400 if "save" in data else 200)
+    # Every post is a save (the picker's taps are the phone's): refused, its errors shown.
+    assert response.status_code == 400
     assert not Round.objects.exists()
 
 

@@ -150,7 +150,7 @@ def test_a_new_game_from_the_table_takes_its_players_rules_and_next_dealer():
     # Start the game: the form as the page shows it, posted back.
     data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
     data = {k: v for k, v in data.items() if v is not False and not form.fields[k].disabled}
-    response = client.post("/new/tamalou/", data | {"action": "create"})
+    response = client.post("/new/tamalou/", data)
     assert response.status_code == 302
     game = Game.objects.exclude(pk=first.pk).get()
     assert response["Location"] == f"/g/{game.edit_key}/"
@@ -162,7 +162,7 @@ def test_changed_seats_and_a_player_sitting_out_are_the_tables_next_seats():
     client = phone()
     table = make_table(client, players="Léa\nMarc\nNina")
     data = {"name_0": "Nina", "name_1": "Léa", "dealer": "0", "table": table.edit_key}
-    response = client.post("/new/gabo/", data | {"action": "create"})
+    response = client.post("/new/gabo/", data)
     assert response.status_code == 302
     table.refresh_from_db()
     assert table.players == ["Nina", "Léa", "Marc"]  # Marc sat out: kept, after them
@@ -172,7 +172,7 @@ def test_changed_seats_and_a_player_sitting_out_are_the_tables_next_seats():
 
 def test_a_table_key_that_is_no_tables_starts_a_game_of_no_table():
     client = phone()
-    data = {"name_0": "A", "name_1": "B", "table": "nope", "action": "create"}
+    data = {"name_0": "A", "name_1": "B", "table": "nope"}
     assert client.post("/new/tamalou/", data).status_code == 302
     assert Game.objects.get().table is None
     page = client.get("/new/tamalou/?table=%00bad").content.decode()
@@ -191,7 +191,7 @@ def test_a_game_started_from_the_table_is_offered_on_every_page_of_the_one_befor
     share = f"/s/{game.share_key}/"
     etag = viewer.get(f"{share}live/")["ETag"]
     data = {"name_0": "Léa", "name_1": "Marc", "dealer": "1", "table": table.edit_key}
-    assert client.post("/new/gabo/", data | {"action": "create"}).status_code == 302
+    assert client.post("/new/gabo/", data).status_code == 302
     new = Game.objects.get(variant="gabo")
     game.refresh_from_db()
     assert game.next_game == new
@@ -202,7 +202,7 @@ def test_a_game_started_from_the_table_is_offered_on_every_page_of_the_one_befor
     live = viewer.get(f"{share}live/", headers={"HX-Request": "true", "If-None-Match": etag})
     assert live.status_code == 200 and live["HX-Redirect"] == f"/s/{new.share_key}/"
     # A third game from the table follows the second, not the first again.
-    assert client.post("/new/gabo/", data | {"action": "create"}).status_code == 302
+    assert client.post("/new/gabo/", data).status_code == 302
     new.refresh_from_db()
     game.refresh_from_db()
     assert game.next_game == new and new.next_game == Game.objects.latest("created_at")
@@ -240,7 +240,7 @@ def test_games_started_on_either_phone_appear_on_both_each_by_the_link_it_may_op
     one, two = phone(), phone("fr")
     table = make_table(one)
     assert two.get(f"/t/{table.edit_key}/").status_code == 200  # the link, sent to phone two
-    data = {"name_0": "Léa", "name_1": "Marc", "table": table.edit_key, "action": "create"}
+    data = {"name_0": "Léa", "name_1": "Marc", "table": table.edit_key}
     one.post("/new/tamalou/", data)
     two.post("/new/tamalou/", data)
     from_one, from_two = Game.objects.order_by("pk")
@@ -258,7 +258,7 @@ def test_games_started_on_either_phone_appear_on_both_each_by_the_link_it_may_op
 def test_the_read_only_link_shows_games_by_their_read_only_links_only():
     owner, reader = phone(), phone()
     table = make_table(owner)
-    data = {"name_0": "Léa", "name_1": "Marc", "table": table.edit_key, "action": "create"}
+    data = {"name_0": "Léa", "name_1": "Marc", "table": table.edit_key}
     owner.post("/new/tamalou/", data)
     game = Game.objects.get()
     # Even the phone that holds the game's edit link reads the read-only page read-only.

@@ -25,8 +25,6 @@ from scoring.pages.forms.house import (
     RESET,
     HouseRulesForm,
     NewGameForm,
-    apply_row_action,
-    apply_step,
     player_rows,
     typed_players,
 )
@@ -48,8 +46,6 @@ __all__ = [
     "ResumeGameForm",
     "RoundForm",
     "SyncForm",
-    "apply_row_action",
-    "apply_step",
     "error_texts",
     "player_rows",
     "typed_players",

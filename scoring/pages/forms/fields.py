@@ -1,6 +1,6 @@
 """The fields and widgets the forms share: a number typed on the phone's keypad, a number
-between − and + buttons (the house rules), and choices side by side (a round's caller); and
-the few helpers that read and write numbers the way those fields do."""
+between − and + buttons (the house rules; the buttons are the phone's), and choices side by
+side (a round's caller); and the few helpers that read and write numbers the way those fields do."""
 
 from __future__ import annotations
 
@@ -45,8 +45,8 @@ class NumberField(forms.Field):
 
 class StepperInput(forms.TextInput):
     """A number on the numeric keypad between a − and a + button, and ± to change its sign (a
-    phone's numeric keypad may have no minus key). Without JavaScript the buttons post the
-    step (``apply_step``); static/js/house.js steps in place."""
+    phone's numeric keypad may have no minus key). The buttons are static/js/house.js's,
+    shown only once it runs: without JavaScript the number is typed."""
 
     template_name = "widgets/stepper.html"
 

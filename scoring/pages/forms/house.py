@@ -1,7 +1,7 @@
 """A new game and its house rules: the builder's fields, every one from the variant's
-declared settings (``HouseRulesForm``), the players in turn order (``NewGameForm``), and the
-taps that change the form without saving it when JavaScript is off (a stepper's button, a
-player row's button)."""
+declared settings (``HouseRulesForm``), and the players in turn order (``NewGameForm``). The
+steppers' buttons and the player rows' buttons are the phone's (static/js/house.js,
+new-game.js): without JavaScript the numbers and the names are typed."""
 
 from __future__ import annotations
 
@@ -388,23 +388,9 @@ def reset_parts(value) -> tuple[object, object]:
     return getattr(value, "at", None), getattr(value, "to", None)
 
 
-def apply_step(data, step: str) -> None:
-    """A tap on a stepper's button without JavaScript: ``name:+1``, ``name:-1`` or ``name:±``
-    changes the number posted in field ``name`` (nothing, if it is not a number)."""
-    name, _, how = step.partition(":")
-    if name not in data or how not in ("+1", "-1", "±"):
-        return
-    try:
-        value = parse_number(str(data.get(name) or "0"))
-    except NotANumber:
-        return
-    value = -value if how == "±" else value + int(how)
-    data[name] = number_text(value)
-
-
 class NewGameForm(HouseRulesForm):
-    """Variant settings and its players (2–8, Tambouille 2–4) in turn order; rows are added,
-    removed, moved up. With ``only_rules``, only the house rules are read (to save them
+    """Variant settings and its players (2–8, Tambouille 2–4) in turn order, the empty names
+    left out. With ``only_rules``, only the house rules are read (to save them
     under their name, or to score a sample round with them)."""
 
     dealer = forms.TypedChoiceField(
@@ -420,8 +406,9 @@ class NewGameForm(HouseRulesForm):
     def __init__(self, *args, variant: str, rows: int = 4, only_rules=False, **kwargs):
         super().__init__(*args, variant=variant, **kwargs)
         self.rows, self.only_rules = rows, only_rules  # only_rules: the players are not read
-        # The rows past ``rows``, up to the variant's most players, are drawn hidden and
-        # disabled (never sent): new-game.js shows one when a player is added on the phone.
+        # The rows past ``rows``, up to the variant's most players, are drawn too: without
+        # JavaScript a plain list of names (the empty ones left out); new-game.js hides them
+        # (and disables them: never sent) and shows one when a player is added on the phone.
         for row in range(max(rows, self.variant.max_players)):
             label = gettext_lazy("Player %(n)s") % {"n": row + 1}
             # The names this phone's games had are offered as one types (known_names).
@@ -431,7 +418,6 @@ class NewGameForm(HouseRulesForm):
                 required=False,
                 max_length=engine.MAX_NAME_LENGTH,
                 widget=forms.TextInput(attrs=attrs),
-                disabled=row >= rows,
             )
 
     @property
@@ -441,6 +427,14 @@ class NewGameForm(HouseRulesForm):
     def name_fields(self):
         """Every row's name field, the hidden rows' included (after the ``rows`` shown)."""
         return [self[name] for name in self.fields if name.startswith("name_")]
+
+    def shown_rows(self) -> list[tuple[int, forms.BoundField]]:
+        """The rows shown as the page opens, each with its index."""
+        return list(enumerate(self.name_fields()))[: self.rows]
+
+    def spare_rows(self) -> list[tuple[int, forms.BoundField]]:
+        """The rows past those, up to the variant's most players, each with its index."""
+        return list(enumerate(self.name_fields()))[self.rows :]
 
     def clean(self):
         data = super().clean()
@@ -511,31 +505,3 @@ def typed_players(data, rows: int) -> dict[str, str]:
     if dealer == 0 and not any(name.strip() for name in names.values()):
         return table
     return names | {"dealer": str(dealer)} | table
-
-
-def apply_row_action(data, rows: int, action: str, most: int = engine.MAX_PLAYERS) -> int:
-    """A tap on a player row's button in the posted new-game ``data``, without JavaScript:
-    add (up to ``most`` rows), remove or move up a row, or choose the dealer (any other
-    ``action`` changes nothing). Returns the new number of rows. new-game.js's ``rowAction``
-    (static/js/players.js) does the same on the phone."""
-    names = [data.get(f"name_{row}", "") for row in range(rows)]
-    dealer = data.get("dealer", "0")
-    dealer = small_number(dealer, 0)
-    verb, _, index = action.partition("-")
-    i = small_number(index, -1)
-    if verb == "add" and rows < most:
-        names.append("")
-    elif verb == "remove" and 0 <= i < rows and rows > engine.MIN_PLAYERS:
-        names.pop(i)
-        dealer = dealer - 1 if dealer > i else (0 if dealer == i else dealer)
-    elif verb == "up" and 0 < i < rows:
-        names[i - 1], names[i] = names[i], names[i - 1]
-        dealer = {i: i - 1, i - 1: i}.get(dealer, dealer)
-    elif verb == "deal" and 0 <= i < rows:
-        dealer = i
-    for row in range(max(rows, len(names)) + 1):
-        data.pop(f"name_{row}", None)
-    for row, name in enumerate(names):
-        data[f"name_{row}"] = name
-    data["dealer"] = str(dealer)
-    return len(names)

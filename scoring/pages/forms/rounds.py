@@ -4,12 +4,12 @@ A Tamalou round form (``HandsForm``) has, per player, a hidden field of card cod
 by the card picker) and a visible field for a typed total (the numeric keypad); penalty
 points are a formset. The form only reads what was typed into a ``RoundEntry``; the referee
 checks the round with the whole game when it is saved (``Game.add_round``), and its refusal
-lands next to the field at fault (``add_referee_error``). Without JavaScript, the picker's
-buttons post the form, and ``apply_picker_action`` applies the tap."""
+lands next to the field at fault (``add_referee_error``). The picker, the ± keys and another
+penalty row are static/js/round.js's alone: without JavaScript the table types each total,
+into the few penalty rows the form always shows."""
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -29,7 +29,6 @@ from scoring.pages.forms.fields import (
     Segmented,
     SegmentedBoxes,
     json_number,
-    small_number,
 )
 from scoring.referee import engine
 from scoring.referee.cards import Card, UnknownCard, parse_card
@@ -108,11 +107,13 @@ class BasePenaltyFormSet(forms.BaseFormSet):
 
 
 # At most 16 rows, refused past that. Django's max_num alone takes 1,000 rows more
-# (absolute_max): a post of 150 bytes naming row 99,999 had 1,016 rows built and drawn.
+# (absolute_max): a post of 150 bytes naming row 99,999 had 1,016 rows built and drawn. Two
+# empty rows past those filled, so that a table without JavaScript (no "Another penalty") has
+# room for a few penalties in a round.
 PenaltyFormSet = forms.formset_factory(
     PenaltyForm,
     BasePenaltyFormSet,
-    extra=0,
+    extra=2,
     min_num=1,
     max_num=16,
     absolute_max=16,
@@ -196,14 +197,9 @@ class RoundForm(forms.Form):
         return bool(self.errors)
 
     def quiet(self) -> RoundForm:
-        """Show the posted values without their errors (a picker tap without JavaScript, or
-        another phone's round)."""
+        """Show the posted values without their errors (kept after another phone's round)."""
         self._errors = ErrorDict()
         return self
-
-    def picker_tap(self) -> bool:
-        """Apply a tap on a button that only changes the form (no save); whether it was one."""
-        return False
 
     def save(self) -> bool:
         """Store the round: the next one (at its posted number), or the correction of
@@ -471,9 +467,6 @@ class HandsForm(RoundForm):
     def has_any_error(self) -> bool:
         return bool(self.errors) or not self.penalties.is_valid()
 
-    def picker_tap(self) -> bool:
-        return apply_picker_action(self.data, self.variant.hand_size, list(self.seats.values()))
-
     # --- what the page shows ---------------------------------------------------------
 
     def value(self, name: str) -> str:
@@ -593,7 +586,6 @@ class HandsForm(RoundForm):
         return bool(
             self.value("emptied")
             or self.errors.get("emptied")
-            or len(self.penalties.forms) > 1
             or any(form.has_changed() or form.errors for form in self.penalties.forms)
         )
 
@@ -638,78 +630,6 @@ SPEECH_TEXTS = {
     "offline": gettext_lazy("Listening needs a connection: type the round instead."),
     "stop": gettext_lazy("Stop listening"),
 }
-
-
-def apply_picker_action(data, hand_size: int, seats: list[int]) -> bool:
-    """A tap without JavaScript (the picker's buttons are submit buttons): add a card, remove
-    one, choose whose hand to fill, change a number's sign (the ± key), or add a penalty row,
-    in the posted ``data``. Returns whether the request was such a tap (and not a save). The
-    picker moves on to the next player once a hand has ``hand_size`` cards."""
-    if "pick" in data:
-        # A card's button sends its code; the form's ``target`` says whose hand it goes to
-        # (a page drawn before sent "target:code"). A target no longer in the round (a
-        # player knocked out meanwhile) is the first player's, as the picker's heading says.
-        target, _, code = data["pick"].rpartition(":")
-        target = target or data.get("target", "")
-        if target != PENALTY_TARGET and target not in {str(seat) for seat in seats}:
-            target = str(seats[0])
-        field = "penalty_cards" if target == PENALTY_TARGET else f"cards_{target}"
-        codes = [card.code for card in cards_of(data.get(field, ""))]
-        with contextlib.suppress(UnknownCard):
-            codes.append(parse_card(code).code)
-        data[field] = " ".join(codes)
-        data["target"] = target
-        if target != PENALTY_TARGET and len(codes) >= hand_size:
-            data["target"] = next_target(data, target, hand_size, seats)
-        return True
-    if "unpick" in data:
-        target, _, index = data["unpick"].partition(":")
-        field = "penalty_cards" if target == PENALTY_TARGET else f"cards_{target}"
-        codes = [card.code for card in cards_of(data.get(field, ""))]
-        at = small_number(index, -1)
-        if 0 <= at < len(codes):
-            codes.pop(at)
-        data[field] = " ".join(codes)
-        data["target"] = target
-        return True
-    if "choose" in data:
-        data["target"] = data["choose"]
-        return True
-    if "negate" in data:
-        name = data["negate"]
-        if SIGNED_FIELD.fullmatch(name):
-            data[name] = negated(data.get(name, ""))
-        return True
-    if "add_penalty" in data:
-        total = data.get("penalty-TOTAL_FORMS", "1")
-        count = small_number(total, 1)
-        data["penalty-TOTAL_FORMS"] = str(min(count + 1, PenaltyFormSet.max_num))
-        return True
-    return False
-
-
-SIGNED_FIELD = re.compile(r"total_\d{1,2}|penalty-\d{1,2}-points")  # the fields with a ± key
-
-
-def negated(text: str) -> str:
-    """A typed number with its sign changed by the ± key ("5" ↔ "-5", "" → "-"): iOS's
-    decimal keypad has no minus key, so the sign is never typed."""
-    text = str(text).strip()
-    return text[1:] if text.startswith(("-", "−")) else "-" + text.removeprefix("+")
-
-
-def next_target(data, target: str, hand_size: int, seats: list[int]) -> str:
-    """The next player after ``target`` whose hand is still short and has no typed total."""
-    seat = small_number(target, -1)
-    if seat not in seats:
-        return target
-    start = seats.index(seat)
-    for seat in seats[start + 1 :]:
-        if len(cards_of(data.get(f"cards_{seat}", ""))) < hand_size and not data.get(
-            f"total_{seat}"
-        ):
-            return str(seat)
-    return target
 
 
 class SyncForm(forms.Form):

@@ -36,10 +36,15 @@ async function keep(url, response, remember) {
   }
 }
 
+// A page fetched by the worker itself waits this long at most: a stalled answer never holds
+// the worker's install or its taking over (the old caches go only after that).
+const PATIENCE_MS = 10000;
+
 // The page at this address again, as this phone sees it (its cookies, its language).
 async function refresh(url) {
   try {
-    await keep(url, await fetch(url, { credentials: "same-origin" }), true);
+    const signal = AbortSignal.timeout(PATIENCE_MS);
+    await keep(url, await fetch(url, { credentials: "same-origin", signal }), true);
   } catch {
     // offline again: the kept copy stays
   }
@@ -71,6 +76,7 @@ async function precache() {
     for (const url of CONFIG.rules) {
       try {
         const response = await fetch(url, {
+          signal: AbortSignal.timeout(PATIENCE_MS),
           credentials: "omit",
           headers: { "Accept-Language": language },
         });

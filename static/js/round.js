@@ -108,7 +108,8 @@ function keepInView(element) {
 }
 
 // What is typed stays on the phone (drafts.js, the only user of localStorage): loaded at once
-// when something is kept, or at the first touch of the form (a tap, typing).
+// when something is kept or was typed before this script ran (a quick thumb on a slow
+// phone), or at the first touch of the form (a tap, typing).
 let drafts;
 const withDrafts = () => {
   drafts ||= import("./drafts.js").then((module) => {
@@ -117,8 +118,13 @@ const withDrafts = () => {
   });
   return drafts;
 };
+const changed = (field) =>
+  field.type === "radio" || field.type === "checkbox"
+    ? field.checked !== field.defaultChecked
+    : field.type !== "hidden" && "defaultValue" in field && field.value !== field.defaultValue;
 try {
-  if (form() && localStorage.length) withDrafts();
+  const f = form();
+  if (f && (localStorage.length || [...f.elements].some(changed))) withDrafts();
 } catch {
   // no storage: no drafts
 }

@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoring.games.models import Game, Round
 from scoring.referee import engine
+from scoring.store.models import Game, Round
 from tests.browser.helpers import assert_fits_the_phone, draft_holds, no_draft_left, shoot, tap_card
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -390,3 +390,27 @@ def test_the_round_that_ended_the_game_leaves_no_draft_for_the_next(phone: Page,
     expect(phone.locator("#id_total_0")).to_have_value("")
     expect(phone.locator("#id_total_1")).to_have_value("")
     expect(phone.locator('.calls input[value=""]').first).to_be_checked()  # Nobody
+
+
+def test_totals_typed_before_the_scripts_start_survive_a_reload(phone: Page, live_server):
+    """A quick thumb on a slow phone: the totals are typed while round.js is still on its way
+    (held here until they are in); once it runs, they are kept as a draft and a reload shows
+    them."""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina"])
+    held = []
+    phone.route("**/js/round*.js", lambda route: held.append(route))
+    phone.goto(f"{live_server.url}/g/{game.edit_key}/", wait_until="commit")
+    for seat, total in enumerate(["5", "12", "7"]):
+        phone.locator(f"#id_total_{seat}").tap()
+        phone.keyboard.type(total)
+    assert held, "round.js was not asked for while the totals were typed"
+    for route in held:
+        route.continue_()
+    phone.unroute("**/js/round*.js")
+    phone.wait_for_function(
+        "() => Object.keys(localStorage).some((k) => k.startsWith('tamalou-ref:draft:'))"
+    )
+    draft_holds(phone, "12")
+    phone.reload()
+    for seat, total in enumerate(["5", "12", "7"]):
+        expect(phone.locator(f"#id_total_{seat}")).to_have_value(total)

@@ -1,1 +1,0 @@
-"""The pages: views, their forms, and what each page shows."""

@@ -9,4 +9,4 @@ class ScoringConfig(AppConfig):
 
     def ready(self) -> None:
         # Each variant's own round form registers itself (``RoundForm.for_game``).
-        from scoring.pages import match  # noqa: F401
+        from scoring.game import match  # noqa: F401

@@ -1,8 +1,9 @@
-"""Where Django looks for the app's models; they live in ``scoring.games.models``."""
+"""Where Django looks for the app's models; they live in ``scoring.store.models``."""
 
 from __future__ import annotations
 
-from scoring.games.models import (
+from scoring.guards.models import RateBucket
+from scoring.store.models import (
     Game,
     PlayerResult,
     Round,
@@ -12,7 +13,6 @@ from scoring.games.models import (
     new_key,
     new_uid,
 )
-from scoring.guards.models import RateBucket
 
 __all__ = [
     "Game",

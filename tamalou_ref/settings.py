@@ -110,7 +110,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
                 "django.contrib.messages.context_processors.messages",
-                "scoring.pages.webapp.theme_colours",
+                "scoring.phone.webapp.theme_colours",
             ],
         },
     },

@@ -1,11 +1,11 @@
-// The service worker (served at /sw.js by scoring.pages.views.service_worker, see scoring/pages/webapp.py).
+// The service worker (served at /sw.js by scoring.game.views.service_worker, see scoring/pages/webapp.py).
 // Static files come from its cache; pages come from the network while there is one (nothing
 // stale once online) and are kept, per language, for when there is none: the rules of every
 // variant, and each page this phone opened, among them the sheets of its games. A kept page is
 // marked with the time it was kept (data-kept-at), which static/js/offline.js shows.
 // Caches are named after the version of the code: a deploy installs a new worker, which keeps
 // the pages again with the new files and deletes the old caches.
-// Its configuration (scoring.pages.webapp.worker_config) is JSON in a string, so that this file is
+// Its configuration (scoring.phone.webapp.worker_config) is JSON in a string, so that this file is
 // JavaScript before the server fills it in too (Biome lints it).
 const CONFIG = JSON.parse("{{ config|escapejs }}");
 const PREFIX = "tamalou-";

@@ -78,9 +78,9 @@ PLAYERS = ["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé", "Inès", "Hugo"]
 def evening_game(rounds: int = 30, seed: int = 7):
     """A tamalou game of ``rounds`` rounds, 8 players, 4 cards each, a caller every round,
     stored as the app stores a game file."""
-    from scoring.games.models import Game
     from scoring.referee import gamefile
     from scoring.referee.variants import VARIANTS
+    from scoring.store.models import Game
 
     rng = random.Random(seed)
     deck = list(VARIANTS["tamalou"]().deck())

@@ -11,12 +11,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring.games.models import Game, TurnClock
-from scoring.pages.display import minutes, say, say_detail
-from scoring.pages.forms import NumberField, RoundForm
+from scoring.game.forms.rounds import RoundForm
 from scoring.referee import engine
 from scoring.referee.engine import GameError
 from scoring.referee.tambouille import CARDS, TURN_CHOICES, Tambouille
+from scoring.store.models import Game, TurnClock
+from scoring.web.display import minutes, say, say_detail
+from scoring.web.fields import NumberField
 
 
 class CountsForm(RoundForm):
@@ -85,10 +86,10 @@ class CountsForm(RoundForm):
 
 
 class ClockForm(forms.Form):
-    """A tap on the thinking timer: start, pause, next player, or the time of a turn."""
+    """A tap on the thinking timer (``action``, which its address says): start, pause, next
+    player, or the time of a turn (``seconds``)."""
 
     ACTIONS = ("start", "pause", "next", "time")
-    action = forms.ChoiceField(choices=[(a, a) for a in ACTIONS])
     turn = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     seconds = forms.TypedChoiceField(
         label=gettext_lazy("Time of a turn"),
@@ -97,9 +98,13 @@ class ClockForm(forms.Form):
         required=False,
     )
 
+    def __init__(self, *args, action: str = "time", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.action = action
+
     def clean(self):
         data = super().clean()
-        if data.get("action") == "time" and not data.get("seconds"):
+        if self.action == "time" and not data.get("seconds"):
             self.add_error("seconds", _("Choose the time of a turn."))
         return data
 
@@ -108,7 +113,7 @@ class ClockForm(forms.Form):
         if not self.is_valid() or game.score().finished:
             return False
         data = self.cleaned_data
-        game.set_clock(data["action"], data["turn"], data.get("seconds"))
+        game.set_clock(self.action, data["turn"], data.get("seconds"))
         return True
 
 
@@ -177,6 +182,6 @@ def match_context(
         "dealer": game.players[game.first_dealer % len(game.players)],
         "leaders": [] if sheet.finished else fewest,
         "turn_rounds": turn_rounds(game, sheet),
-        "clock_url": reverse("clock", args=[game.edit_key]),
+        "clock_urls": {a: reverse(f"clock_{a}", args=[game.edit_key]) for a in ClockForm.ACTIONS},
         **clock_context(game, clock),
     }

@@ -1,30 +1,27 @@
 """The score sheet page: what it shows of a game.
 
 ``sheet_context`` gathers what the page shows (standings, the history of rounds, whose
-deal it is, the round form), for the sheet's views (``scoring.pages.views``).
+deal it is, the round form), for the sheet's views (``scoring.game.views``).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from urllib.parse import urlencode
 
-import segno
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
 
-from scoring.games.models import Game, key_column
-from scoring.pages.chart import score_chart
-from scoring.pages.display import points, say
-from scoring.pages.forms import RoundForm
-from scoring.pages.http import etag_of
-from scoring.pages.match import clock_of, match_context
-from scoring.pages.rules import differences, settings_query
+from scoring.game.chart import score_chart
+from scoring.game.forms.rounds import RoundForm
+from scoring.game.match import clock_of, match_context
 from scoring.referee import engine, story
+from scoring.rules.context import differences, settings_query
+from scoring.store.models import Game, key_column
+from scoring.web.display import points, qr_svg, say
+from scoring.web.http import etag_of
 
 # The newest rounds the history shows open: the one just saved, to check it; older ones are
 # folded to their header line (their Edit button on it), so that a long game stays a short page.
@@ -281,13 +278,6 @@ def rules_url(game: Game, link: str) -> str:
     if game.is_match:
         return reverse("rules_tambouille") + f"?{query}"
     return reverse("rules_variant", args=[game.variant]) + f"?{query}"
-
-
-@lru_cache(maxsize=256)
-def qr_svg(url: str) -> str:
-    """The share link as an inline SVG QR code, drawn on the server (no image, no script)."""
-    code = segno.make(url, error="m")
-    return mark_safe(code.svg_inline(dark="#1c2430", light="#ffffff", border=2, omitsize=True))
 
 
 def find_game(link: str, key: str) -> Game:

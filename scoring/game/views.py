@@ -1,61 +1,35 @@
-"""The pages. Each view looks up, binds a form and calls its ``save()`` (which calls the
-``Game`` method), then renders or redirects; htmx requests get the named partial of the same
-template. HTTP caching is ``scoring.pages.http``'s decorators."""
+"""A game's pages: its sheet by the edit link and the share link, the live part the open
+sheets poll, a round saved, corrected, deleted or restored, a round kept offline synced, the
+match clock, the game ended, resumed, replayed (rematch), kept as a table, forgotten, and its
+files (import, export, CSV). Each view looks up, binds a form and calls its ``save()``
+(which calls the ``Game`` method), then renders or redirects; htmx requests get the named
+partial of the same template. HTTP caching is ``scoring.web.http``'s decorators."""
 
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from scoring.games.models import Conflict, Game, Table
-from scoring.guards.limits import IMPORT, NEW_GAME, SYNC, limited
-from scoring.pages import webapp
-from scoring.pages.device import (
-    follow,
-    follow_table,
-    followed_summaries,
-    forget,
-    game_records,
-    game_summaries,
-    known_names,
-    phone_tables,
-    remember,
-    remember_table,
-    stats_context,
-    unfollow,
-)
-from scoring.pages.downloads import csv_download, game_file_download
-from scoring.pages.forms import (
+from scoring.game.downloads import csv_download, game_file_download
+from scoring.game.forms.changes import (
     DeleteRoundForm,
     EndGameForm,
     ImportForm,
-    NewGameForm,
     RematchForm,
     RestoreRoundForm,
     ResumeGameForm,
-    RoundForm,
-    SyncForm,
-    error_texts,
-    player_rows,
 )
-from scoring.pages.forms.tables import NewTableForm
-from scoring.pages.house_views import (
-    new_game_page,
-    new_game_start,
-    phone_rule_sets,
-    rule_set_key,
-)
-from scoring.pages.http import HtmxHttpRequest, live_part, private
-from scoring.pages.match import ClockForm, find_match
-from scoring.pages.rules import rules_context, tambouille_context
-from scoring.pages.sheet import (
+from scoring.game.forms.rounds import RoundForm
+from scoring.game.forms.sync import SyncForm
+from scoring.game.match import ClockForm, find_match
+from scoring.game.new_game import rule_set_key
+from scoring.game.sheet import (
     conflict_context,
     corrected_round_url,
     find_game,
@@ -68,84 +42,20 @@ from scoring.pages.sheet import (
     saved_context,
     sheet_context,
 )
-from scoring.pages.tables import game_table
-from scoring.pages.tables import new_game_url as new_table_game_url
-from scoring.referee import engine
-from scoring.referee.tambouille import Tambouille
-from scoring.referee.variants import VARIANTS
-
-
-@require_safe
-def healthz(request: HtmxHttpRequest) -> HttpResponse:
-    """For load balancers (and the trivial view the benchmark compares the sheet with)."""
-    return HttpResponse("ok", content_type="text/plain")
-
-
-@require_safe
-def manifest(request: HtmxHttpRequest) -> HttpResponse:
-    """The web app manifest, in the phone's language."""
-    response = JsonResponse(webapp.manifest(), json_dumps_params={"ensure_ascii": False})
-    response["Content-Type"] = "application/manifest+json"
-    response["Cache-Control"] = "no-cache"
-    patch_vary_headers(response, ("Cookie", "Accept-Language"))
-    return response
-
-
-@require_safe
-def service_worker(request: HtmxHttpRequest) -> HttpResponse:
-    """The service worker, from the site's root so that it serves every page; never cached
-    long, so that the phone sees a deploy at once."""
-    context = {"config": webapp.worker_config()}
-    response = render(request, "sw.js", context, content_type="text/javascript; charset=utf-8")
-    response["Cache-Control"] = "no-cache"
-    return response
-
-
-@require_safe
-@private  # the phone's games, by their edit links
-def home(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "home.html", home_context(request, NewTableForm()))
-
-
-def home_context(request: HtmxHttpRequest, table_form: NewTableForm) -> dict:
-    """The home page: this phone's tables, games and house rules, and the form that makes a
-    table (``table_form``, with its refusals when it was sent wrong)."""
-    tables, followed_tables = phone_tables(request)
-    return {
-        "summaries": game_summaries(request),
-        "followed": followed_summaries(request),
-        "variants": VARIANTS.values(),
-        "tambouille": Tambouille,
-        "rule_sets": phone_rule_sets(request),
-        "tables": [(table, new_table_game_url(table)) for table in tables],
-        "followed_tables": followed_tables,
-        "table_form": table_form,
-        "known_names": known_names(request),
-    }
-
-
-@require_safe
-@private  # this phone's games
-def stats(request: HtmxHttpRequest) -> HttpResponse:
-    """Statistics of the games this phone knows (its own list: nothing across phones)."""
-    return render(request, "stats.html", stats_context(game_records(request)))
-
-
-@require_http_methods(["GET", "HEAD", "POST"])
-@limited(NEW_GAME)
-@private  # it lists this phone's house rules, by their keys
-def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
-    if variant not in engine.GAMES:
-        raise Http404
-    if request.method != "POST":  # GET, or HEAD (its answer without the body)
-        return new_game_start(request, variant)
-    # Start the game; the page's other buttons post to addresses of their own (house_views).
-    form = NewGameForm(request.POST, variant=variant, rows=player_rows(request.POST))
-    if not form.is_valid():
-        return new_game_page(request, form, status=400)
-    game = form.save()
-    remember(request, game.edit_key)
-    return redirect("edit", key=game.edit_key)
+from scoring.guards.limits import IMPORT, NEW_GAME, SYNC, TABLE, limited
+from scoring.store.models import Conflict, Game, Table
+from scoring.tables.context import game_table
+from scoring.tables.forms import KeepTableForm
+from scoring.web.device import (
+    follow,
+    follow_table,
+    forget,
+    remember,
+    remember_table,
+    unfollow,
+)
+from scoring.web.fields import error_texts
+from scoring.web.http import HtmxHttpRequest, live_part, private
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -178,27 +88,6 @@ def import_game(request: HtmxHttpRequest) -> HttpResponse:
 
 
 # --- the rules ------------------------------------------------------------------------------
-
-
-@require_safe
-def rules_index(request: HtmxHttpRequest) -> HttpResponse:
-    context = {"variants": VARIANTS.values(), "tambouille": Tambouille}
-    return render(request, "rules_index.html", context)
-
-
-@require_safe
-def rules_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
-    if variant not in VARIANTS:
-        raise Http404
-    context = rules_context(VARIANTS[variant], request.GET)
-    if request.htmx and context["lookup"] is not None:
-        return render(request, "rules_variant.html#card_panel", context)
-    return render(request, "rules_variant.html", context)
-
-
-@require_safe
-def rules_tambouille(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "rules_tambouille.html", tambouille_context(request.GET))
 
 
 # --- the sheet and its rounds ------------------------------------------------------------
@@ -270,10 +159,11 @@ def save_round(request: HtmxHttpRequest, key: str) -> HttpResponse:
 
 
 @require_POST
-def clock(request: HtmxHttpRequest, key: str) -> HttpResponse:
-    """A tap on a match's thinking timer (start, pause, next player, time of a turn)."""
+def clock(request: HtmxHttpRequest, key: str, action: str) -> HttpResponse:
+    """A tap on a match's thinking timer: ``action`` is start, pause, next player or time of a
+    turn, each posted to its own address."""
     game = find_match(key)
-    form = ClockForm(request.POST)
+    form = ClockForm(request.POST, action=action)
     if form.save(game):
         if request.htmx:
             return render(request, "match.html#clock", sheet_context(request, game))
@@ -477,3 +367,25 @@ def unfollow_game(request: HtmxHttpRequest, key: str) -> HttpResponse:
     unfollow(request, game.share_key)
     messages.success(request, _("The game was removed from this phone. Its links still open it."))
     return redirect("home")
+
+
+@require_POST
+@limited(TABLE)
+def keep_table(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """ "Keep this table" on a game's sheet: a table of its players and rules, the game in it."""
+    game = find_game("edit", key)
+    if game.table_id is not None:
+        messages.error(request, _("This game is already a table's."))
+        return redirect("edit", key=game.edit_key)
+    form = KeepTableForm(request.POST)
+    if not form.is_valid():
+        context = sheet_context(request, game, new_round_form(game)) | game_table(
+            request, game, "edit"
+        )
+        context |= {"keep_form": form, "keep_open": True}
+        return render(request, page_template(game), context, status=400)
+    table = form.save(game)
+    remember(request, game.edit_key)
+    remember_table(request, table.edit_key)
+    messages.success(request, _("The table is kept: its next game starts with these players."))
+    return redirect("table", key=table.edit_key)

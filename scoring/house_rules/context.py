@@ -6,12 +6,12 @@ from __future__ import annotations
 from django.http import HttpRequest
 from django.urls import reverse
 
-from scoring.games.models import RuleSet
-from scoring.pages.device import device_rule_sets
-from scoring.pages.forms import HouseRulesForm
-from scoring.pages.rules import differences, rules_context, worked_example
-from scoring.pages.sheet import qr_svg
+from scoring.house_rules.forms import HouseRulesForm
 from scoring.referee.variants import VARIANTS
+from scoring.rules.context import differences, rules_context, worked_example
+from scoring.store.models import RuleSet
+from scoring.web.device import device_rule_sets
+from scoring.web.display import qr_svg
 
 
 def phone_rule_sets(request: HttpRequest) -> list[RuleSet]:

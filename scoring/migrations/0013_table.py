@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import scoring.games.models
+import scoring.store.models
 from django.db import migrations, models
 
 
@@ -17,8 +17,8 @@ class Migration(migrations.Migration):
             name='Table',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('edit_key', models.CharField(default=scoring.games.models.new_key, editable=False, max_length=32, unique=True)),
-                ('read_key', models.CharField(default=scoring.games.models.new_key, editable=False, max_length=32, unique=True)),
+                ('edit_key', models.CharField(default=scoring.store.models.new_key, editable=False, max_length=32, unique=True)),
+                ('read_key', models.CharField(default=scoring.store.models.new_key, editable=False, max_length=32, unique=True)),
                 ('name', models.CharField(max_length=40)),
                 ('players', models.JSONField(blank=True, default=list)),
                 ('variant', models.CharField(blank=True, default='', max_length=32)),

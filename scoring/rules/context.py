@@ -14,9 +14,6 @@ from urllib.parse import urlencode
 
 from django.utils.translation import gettext, gettext_lazy
 
-from scoring.games.models import KEY_PATTERN
-from scoring.pages.display import card_key_name, house_value, points, rank_name
-from scoring.pages.forms import CARD_VALUES, RESET
 from scoring.referee import engine, gamefile
 from scoring.referee.cards import SUIT_SYMBOLS, UnknownCard, parse_card
 from scoring.referee.house import SettingError, SettingErrors
@@ -24,6 +21,8 @@ from scoring.referee.notes import RANK_SYMBOLS
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import Variant
 from scoring.referee.variants.base import GENERAL_DECISIONS, Power
+from scoring.store.models import KEY_PATTERN
+from scoring.web.display import card_key_name, house_value, points, rank_name
 
 SHEET_PATH = re.compile(rf"/[gs]/{KEY_PATTERN}/")  # a sheet, by its edit or share link
 
@@ -177,9 +176,9 @@ def differences(variant: str, settings: dict) -> list[str]:
             continue
         value = settings[name]
         label = str(SHORT.get(name) or gettext(setting.label))
-        if setting.kind == CARD_VALUES:
+        if setting.kind == "card_values":
             said += [f"{card_key_name(key)} {points(worth)}" for key, worth in value.items()]
-        elif setting.kind == RESET:
+        elif setting.kind == "reset":
             shown = house_value(setting, value)
             said.append(f"{label} {shown}" if value is not None else gettext("no reset"))
         elif setting.kind == "flag":

@@ -33,9 +33,9 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DatabaseError, connection, models, transaction
 from django.utils import translation
 
-from scoring.games.models import MAX_TABLE_PLAYERS, Game, Round, RuleSet, Table, TurnClock
 from scoring.referee import engine
 from scoring.referee.engine import GameError
+from scoring.store.models import MAX_TABLE_PLAYERS, Game, Round, RuleSet, Table, TurnClock
 
 # What a backup holds, in an order where each model's references come before it, so that
 # ``loaddata`` on a database without deferred constraints reads it too.

@@ -14,10 +14,10 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import Prefetch
 
-from scoring.games.models import MAX_TABLE_PLAYERS, Game, Round, Table
 from scoring.referee import engine, gamefile
 from scoring.referee.engine import GameError
 from scoring.referee.notes import Note, gettext_noop, note
+from scoring.store.models import MAX_TABLE_PLAYERS, Game, Round, Table
 
 TABLE_FORMAT = "tamalou-ref.table/1"
 TABLE_KEYS = {"format", "name", "players", "rules", "games"}

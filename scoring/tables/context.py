@@ -22,21 +22,15 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.games.models import Game, PlayerResult, Table
-from scoring.pages.device import (
-    GameLine,
-    device_games,
-    device_tables,
-    followed_tables,
-    game_lines,
-    player_standings,
-)
-from scoring.pages.forms.tables import KeepTableForm, TableViewForm
-from scoring.pages.rules import differences
-from scoring.pages.sheet import qr_svg
 from scoring.referee import engine
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import VARIANTS
+from scoring.rules.context import differences
+from scoring.store.models import Game, PlayerResult, Table
+from scoring.store.results import GameLine, game_lines, player_standings
+from scoring.tables.forms import KeepTableForm, TableViewForm
+from scoring.web.device import device_games, device_tables, followed_tables
+from scoring.web.display import qr_svg
 
 # The chart's lines take the score chart's eight colours (``.p0`` … ``.p7`` in app.css, each
 # kept at 3:1 in both themes); the ninth player and later are dashed.

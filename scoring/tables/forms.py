@@ -9,10 +9,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring.games.models import MAX_TABLE_PLAYERS, Game, NamesClash, Table
-from scoring.pages.display import say_detail
 from scoring.referee import engine
 from scoring.referee.engine import GameError
+from scoring.store.models import MAX_TABLE_PLAYERS, Game, NamesClash, Table
+from scoring.web.display import say_detail
 
 
 def checked_name(value: str) -> str:

@@ -1,63 +1,27 @@
 """The pages of a table: made from the home page or kept from a game, its page by its edit
 link and by its read-only link, a player renamed or two names merged, taken off this phone.
 Each looks up, binds a form, calls its save, and renders or redirects, as
-``scoring.pages.views`` does."""
+``scoring.game.views`` does."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scoring.guards.limits import TABLE, limited
-from scoring.pages.device import (
+from scoring.store import tablefile
+from scoring.store.models import Table
+from scoring.tables.context import find_table, table_context, table_names
+from scoring.tables.forms import RenameForm
+from scoring.web.device import (
     follow_table,
     forget_table,
-    remember,
     remember_table,
 )
-from scoring.pages.downloads import table_file_download
-from scoring.pages.forms.tables import KeepTableForm, NewTableForm, RenameForm
-from scoring.pages.http import HtmxHttpRequest, private
-from scoring.pages.sheet import find_game, new_round_form, page_template, sheet_context
-from scoring.pages.tables import find_table, game_table, table_context, table_names
-from scoring.pages.views import home_context
-
-
-@require_POST
-@limited(TABLE)
-def new_table(request: HtmxHttpRequest) -> HttpResponse:
-    """A table made from the home page: its name and players."""
-    form = NewTableForm(request.POST)
-    if not form.is_valid():
-        return render(request, "home.html", home_context(request, form), status=400)
-    table = form.save()
-    remember_table(request, table.edit_key)
-    return redirect("table", key=table.edit_key)
-
-
-@require_POST
-@limited(TABLE)
-def keep_table(request: HtmxHttpRequest, key: str) -> HttpResponse:
-    """ "Keep this table" on a game's sheet: a table of its players and rules, the game in it."""
-    game = find_game("edit", key)
-    if game.table_id is not None:
-        messages.error(request, _("This game is already a table's."))
-        return redirect("edit", key=game.edit_key)
-    form = KeepTableForm(request.POST)
-    if not form.is_valid():
-        context = sheet_context(request, game, new_round_form(game)) | game_table(
-            request, game, "edit"
-        )
-        context |= {"keep_form": form, "keep_open": True}
-        return render(request, page_template(game), context, status=400)
-    table = form.save(game)
-    remember(request, game.edit_key)
-    remember_table(request, table.edit_key)
-    messages.success(request, _("The table is kept: its next game starts with these players."))
-    return redirect("table", key=table.edit_key)
+from scoring.web.http import HtmxHttpRequest, private
 
 
 @require_safe
@@ -135,3 +99,13 @@ def table_export(request: HtmxHttpRequest, key: str) -> HttpResponse:
 @private
 def table_read_export(request: HtmxHttpRequest, key: str) -> HttpResponse:
     return table_file_download(find_table("read", key))
+
+
+def table_file_download(table: Table) -> HttpResponse:
+    """The table's file (``scoring.store.tablefile``): its players, rules and games. No key
+    is in it: a game's id names it, it opens nothing."""
+    text = tablefile.dumps(tablefile.table_file(table))
+    response = HttpResponse(text, content_type="application/json; charset=utf-8")
+    stamp = timezone.localdate().isoformat()
+    response["Content-Disposition"] = f'attachment; filename="tamalou-table-{stamp}.json"'
+    return response

@@ -13,11 +13,11 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 
-from scoring.pages import display
 from scoring.referee.cards import Card
 from scoring.referee.engine import GameError
 from scoring.referee.notes import Note
 from scoring.referee.notes import card_name as name_of_card
+from scoring.web import display
 
 register = template.Library()
 

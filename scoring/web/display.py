@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import lru_cache
 
+import segno
 from django.utils import formats
 from django.utils.functional import lazy
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
 
 from scoring.referee.cards import JOKER, RANKS, parse_card
@@ -117,3 +120,10 @@ def card_key_name(key: str) -> str:
     if key in RANKS:
         return gettext(RANK_SYMBOLS[key]) if key in RANK_SYMBOLS else key
     return card_name(parse_card(key), gettext)
+
+
+@lru_cache(maxsize=256)
+def qr_svg(url: str) -> str:
+    """The share link as an inline SVG QR code, drawn on the server (no image, no script)."""
+    code = segno.make(url, error="m")
+    return mark_safe(code.svg_inline(dark="#1c2430", light="#ffffff", border=2, omitsize=True))

@@ -100,3 +100,19 @@ def small_number(text: str, otherwise: int) -> int:
     """A posted count, index or seat, ``otherwise`` when it is not a whole number of at most
     six digits (Python refuses to read one of 4,300 digits: a 500)."""
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else otherwise
+
+
+def error_texts(form: forms.Form) -> list[str]:
+    """Every refusal of a form (and of a round form's penalty rows), each with its field's
+    label, for an answer without a page to show them in."""
+    texts = []
+    forms_ = [form, *getattr(getattr(form, "penalties", None), "forms", [])]
+    for one in forms_:
+        for name, errors in one.errors.items():
+            label = one.fields[name].label if name in one.fields else None
+            for error in errors:
+                texts.append(f"{label}: {error}" if label else str(error))
+    penalties = getattr(form, "penalties", None)
+    if penalties is not None:
+        texts.extend(str(error) for error in penalties.non_form_errors())
+    return texts

@@ -15,7 +15,7 @@ from django.views.decorators.http import condition
 from django.views.decorators.vary import vary_on_cookie
 from django_htmx.middleware import HtmxDetails
 
-from scoring.games.models import Game
+from scoring.store.models import Game
 
 
 class HtmxHttpRequest(HttpRequest):

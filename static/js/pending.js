@@ -1,6 +1,6 @@
 // Rounds kept on the phone (imported by offline.js while some wait): shown on their sheet as
 // pending, sent with the round form's own fields once the connection is back
-// (scoring.pages.views.sync_round scores them as usual). If another phone saved that round first,
+// (scoring.game.views.sync_round scores them as usual). If another phone saved that round first,
 // both are shown and the table chooses: keep theirs, add this one next, or replace theirs.
 import { fillForm, renumber } from "./keep.js";
 import { byNumber, extrasOf, formNumber, outcome, signed, syncBody, toSend } from "./queue.js";

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoring.games.models import Game, Round, Table
+from scoring.store.models import Game, Round, Table
 from tests.browser.helpers import NAMES, axe_violations, shoot
 from tests.web.helpers import finished_dutch_game
 

@@ -10,8 +10,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoring.games.models import Game
 from scoring.referee import engine
+from scoring.store.models import Game
 from tests.browser.helpers import SCREENSHOTS, SHOOTING, assert_fits_the_phone, shoot
 from tests.helpers import EXAMPLES, evening_game
 

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.test import Client
 from playwright.sync_api import Page, expect
 
-from scoring.games.models import Game, Round
+from scoring.store.models import Game, Round
 from tests.browser.helpers import (
     SCREENSHOTS,
     SHOOTING,

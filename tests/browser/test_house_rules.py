@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoring.games.models import Game, RuleSet
+from scoring.store.models import Game, RuleSet
 from tests.browser.helpers import (
     NAMES,
     assert_fits_the_phone,

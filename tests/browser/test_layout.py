@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from scoring.games.models import Game, Table
+from scoring.store.models import Game, Table
 from tests.browser.helpers import (
     NAMES,
     SCREENSHOTS,

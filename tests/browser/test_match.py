@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoring.games.models import Game
+from scoring.store.models import Game
 from tests.browser.helpers import assert_fits_the_phone, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

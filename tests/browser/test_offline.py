@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoring.games.models import Game, Round
+from scoring.store.models import Game, Round
 from tests.browser.conftest import CHROMIUM
 from tests.browser.helpers import (
     SCREENSHOTS,
@@ -173,7 +173,7 @@ def test_a_deploy_replaces_the_kept_files_and_pages(page: Page, live_server, mon
     assert kept(page, sheet)
     old = next(name for name in first if name.startswith("tamalou-static-")).split("-")[-1]
 
-    monkeypatch.setattr("scoring.pages.webapp.code_version", lambda: "0123456789abcdef")  # new code
+    monkeypatch.setattr("scoring.phone.webapp.code_version", lambda: "0123456789abcdef")  # new code
     Game.objects.get(pk=game.pk).add_round(1, rnd({p: 5 for p in PLAYERS}))
     page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
     names = page.evaluate(

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoring.games.models import Game, Round
+from scoring.store.models import Game, Round
 from tests.browser.helpers import assert_fits_the_phone, axe_violations, shoot
 
 # --- in a browser -----------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoring.games.models import Game, Table
+from scoring.store.models import Game, Table
 from tests.browser.helpers import SCREENSHOTS, SHOOTING, assert_fits_the_phone, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -10,7 +10,7 @@ import time
 import pytest
 from django.db import connections, transaction
 
-from scoring.games.models import Game, Round, Table
+from scoring.store.models import Game, Round, Table
 from tests.helpers import NOBODY_CALLED
 from tests.servers import Phone
 

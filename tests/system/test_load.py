@@ -44,8 +44,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from scoring.games.models import Game
 from scoring.referee import engine, gamefile
+from scoring.store.models import Game
 from tests.helpers import NOBODY_CALLED
 from tests.servers import ROOT, Phone, children_of, gunicorn_master
 

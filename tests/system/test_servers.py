@@ -17,7 +17,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring.games.models import Game
+from scoring.store.models import Game
 from tests.helpers import NOBODY_CALLED, ROOT, evening_game
 from tests.servers import PRODUCTION, TEST_ONLY, app_servers
 

@@ -9,8 +9,8 @@ from django.test import Client
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from scoring.games.models import Game, Round
 from scoring.referee.cards import full_deck
+from scoring.store.models import Game, Round
 from tests.web.helpers import HTMX
 
 FUZZ = settings()  # the profile's (tests/conftest.py)

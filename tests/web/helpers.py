@@ -8,8 +8,8 @@ import re
 
 from django.test import Client
 
-from scoring.games.models import Game, Table
 from scoring.referee import engine, gamefile, story
+from scoring.store.models import Game, Table
 
 SEATS = ["Léa", "Marc", "Nina", "Olga"]
 

@@ -19,9 +19,9 @@ import pytest
 from django.core.management import call_command
 from django.db import DataError, connection, transaction
 
-from scoring.games import backup
-from scoring.games.models import Game, PlayerResult, Round, RuleSet, Table, TurnClock
 from scoring.referee import story
+from scoring.store import backup
+from scoring.store.models import Game, PlayerResult, Round, RuleSet, Table, TurnClock
 from tests.helpers import EXAMPLES, NOBODY_CALLED, ROOT
 from tests.web.helpers import evening_table
 

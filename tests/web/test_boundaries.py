@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from scoring.games.models import Game, Round
 from scoring.referee.engine import GameError
 from scoring.referee.gamefile import read_game
+from scoring.store.models import Game, Round
 from tests.helpers import EXAMPLES
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from itertools import pairwise
 import pytest
 from hypothesis import given
 
-from scoring.pages.chart import (
+from scoring.game.chart import (
     HEIGHT,
     LEFT,
     PLATE_GAP,

@@ -8,8 +8,8 @@ import re
 import pytest
 from django.utils import timezone
 
-from scoring.games.models import Game, Round
 from scoring.referee import gamefile
+from scoring.store.models import Game, Round
 from scoring.templatetags.tamalou import machine_time
 from tests.web.helpers import finished_dutch_game
 
@@ -94,7 +94,7 @@ def test_datetime_attributes_are_valid_html(client):
     Game.objects.filter(pk=game.pk).update(updated_at=moment)
     client.get(f"/g/{game.edit_key}/")  # this phone knows the game: the home page lists it
     match = Game.objects.create(variant="tambouille", players=["Léa", "Marc"])
-    client.post(f"/g/{match.edit_key}/clock/", {"action": "start", "turn": 0})
+    client.post(f"/g/{match.edit_key}/clock/start/", {"turn": 0})
     pages = ["/", "/stats/", f"/g/{match.edit_key}/"]
     found = []
     for path in pages:

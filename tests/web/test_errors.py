@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from django.test import Client, override_settings
 
-from scoring.games.models import Game
+from scoring.store.models import Game
 from tests.helpers import NOBODY_CALLED, ROOT
 
 pytestmark = pytest.mark.django_db
@@ -147,7 +147,7 @@ def test_a_save_the_busy_database_breaks_off_stores_nothing(monkeypatch):
     def locked(*args, **kwargs):
         raise OperationalError("database is locked")
 
-    monkeypatch.setattr("scoring.games.models.Game._new_state", locked)  # the round written
+    monkeypatch.setattr("scoring.store.models.Game._new_state", locked)  # the round written
     client = Client()
     posted = {"number": "1", "save": "1", "total_0": "3", "total_1": "9", **NOBODY_CALLED}
     response = client.post(f"/g/{game.edit_key}/", posted)

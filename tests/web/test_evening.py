@@ -12,8 +12,8 @@ import pytest
 from django.utils import translation
 from django.utils.html import escape
 
-from scoring.games.models import Game, Round
-from scoring.pages.display import say
+from scoring.store.models import Game, Round
+from scoring.web.display import say
 from tests.helpers import EXAMPLES, NOBODY_CALLED, evening_game, exported_as
 from tests.servers import Phone
 
@@ -451,7 +451,7 @@ def test_the_listed_rounds_meet_their_results_when_another_phone_changes_the_las
     """The sheet read, then another phone adds a round, or deletes the last one, before the
     history's rounds are read: each result is still drawn with its own round (its hands, its
     Edit and Delete links)."""
-    from scoring.pages.sheet import history
+    from scoring.game.sheet import history
     from scoring.referee import engine
 
     game = evening_game(35, seed=4)

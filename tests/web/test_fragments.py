@@ -11,9 +11,9 @@ import re
 import pytest
 from django.test import Client
 
-from scoring.games.models import Game
 from scoring.referee import engine
 from scoring.referee.variants import VARIANTS
+from scoring.store.models import Game
 from scoring.templatetags.tamalou import card_in
 from tests.helpers import NOBODY_CALLED, PLAYERS, evening_game
 

@@ -20,9 +20,9 @@ from django.test import Client
 from hypothesis import event, given
 from hypothesis import strategies as st
 
-from scoring.games.models import Game
 from scoring.referee import engine
 from scoring.referee.variants import VARIANTS
+from scoring.store.models import Game
 from tests.helpers import EXAMPLES
 from tests.web.fuzzing import (
     BOUNDARY,

@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from scoring.pages.display import say
 from scoring.referee.variants import VARIANTS
+from scoring.web.display import say
 
 pytestmark = pytest.mark.no_database
 
@@ -27,8 +27,8 @@ def test_a_phone_with_every_list_full_keeps_its_session_within_what_a_browser_ke
     cookie the next new game sets is within it, and that game is first on the home page."""
     from django.conf import settings
 
-    from scoring.games.models import Game, new_key
-    from scoring.pages import device
+    from scoring.store.models import Game, new_key
+    from scoring.web import device
 
     session = client.session
     for name, most in [

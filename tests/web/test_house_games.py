@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from scoring.games.models import Game
+from scoring.store.models import Game
 from tests.helpers import EXAMPLES, exported_as
 
 HOUSE = sorted(EXAMPLES.glob("house_*.game.json"))

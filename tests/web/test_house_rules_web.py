@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from django.test import Client
 
-from scoring.games.models import Game, RuleSet
+from scoring.store.models import Game, RuleSet
 from tests.web.helpers import players_shown
 
 pytestmark = pytest.mark.django_db

@@ -11,9 +11,9 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import translation
 
-from scoring.games.models import Conflict, Game, Round
-from scoring.pages.forms import HandsForm, RoundForm
-from scoring.pages.match import CountsForm
+from scoring.game.forms.rounds import HandsForm, RoundForm
+from scoring.game.match import CountsForm
+from scoring.store.models import Conflict, Game, Round
 from tests.helpers import NOBODY_CALLED
 
 pytestmark = pytest.mark.django_db
@@ -145,7 +145,7 @@ def private(response) -> bool:
 
 
 def test_everything_that_carries_a_key_is_private_and_checked_again(client):
-    from scoring.games.models import RuleSet
+    from scoring.store.models import RuleSet
 
     played = game()
     client.post(
@@ -205,7 +205,7 @@ def test_a_message_or_an_undo_shows_only_on_the_phone_it_is_for(client):
 def test_every_page_a_phone_opens_answers_head_as_get_without_its_body(client):
     """HEAD is GET without the body (RFC 9110): the round's edit and delete pages answered 405,
     and a form page must not take it for a post."""
-    from scoring.games.models import RuleSet
+    from scoring.store.models import RuleSet
 
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
     posted = {"number": 1, "save": "1", "total_0": "3", "total_1": "9", **NOBODY_CALLED}

@@ -10,9 +10,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from scoring.games.models import Game, Round
 from scoring.guards.limits import parse_rate
 from scoring.guards.models import RateBucket
+from scoring.store.models import Game, Round
 from tests.helpers import EXAMPLES
 
 pytestmark = pytest.mark.django_db
@@ -121,7 +121,7 @@ def test_syncs_past_the_rate_are_refused_and_the_phone_keeps_its_round(tight):
 
 def test_copies_of_a_shared_set_past_the_rate_get_the_429_page_and_save_nothing(tight):
     """A phone a set was shared with saves a copy each time: a probe made 100 in 3 seconds."""
-    from scoring.games.models import RuleSet
+    from scoring.store.models import RuleSet
 
     shared = RuleSet.objects.create(name="Chez Mamie", variant="tamalou")
     stranger = phone("192.0.2.7")
@@ -237,7 +237,7 @@ def test_a_latin_1_form_with_a_csrf_cookie_and_origin_is_the_apps_400(settings, 
 
 def test_house_rules_saved_under_a_name_are_counted(tight):
     """Save as… on the new-game page creates a set: counted with the new games."""
-    from scoring.games.models import RuleSet
+    from scoring.store.models import RuleSet
 
     stranger = phone("192.0.2.11")
     saving = {**NEW_GAME, "rules_name": "Chez nous", "step": "x"}

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from scoring.games.models import Game, TurnClock
+from scoring.store.models import Game, TurnClock
 from tests.helpers import EXAMPLES, exported_as
 
 pytestmark = pytest.mark.django_db
@@ -220,7 +220,7 @@ def test_the_match_sheet_is_in_french(fr):
 def tap(client, game: Game, action: str, turn: int | None = None, **extra):
     clock = TurnClock.objects.filter(game=game).first()
     turn = (clock.turn if clock else 0) if turn is None else turn
-    return client.post(f"/g/{game.edit_key}/clock/", {"action": action, "turn": str(turn), **extra})
+    return client.post(f"/g/{game.edit_key}/clock/{action}/", {"turn": str(turn), **extra})
 
 
 def test_the_timer_starts_pauses_and_goes_to_the_next_player_in_turn_order(client):
@@ -275,18 +275,26 @@ def test_the_time_of_a_turn_is_set_stored_and_shown(client):
 
 
 @pytest.mark.parametrize(
-    "data",
-    [{"action": "time", "seconds": "7"}, {"action": "time"}, {"action": "explode"}, {"turn": "x"}],
+    ("action", "data", "refusal"),
+    [
+        ("time", {"seconds": "7"}, "Select a valid choice. 7 is not one of the available choices."),
+        ("time", {}, "Choose the time of a turn."),
+        ("start", {"turn": "x"}, None),  # the turn is the page's hidden copy: no field to show
+    ],
 )
-def test_a_bad_timer_tap_changes_nothing(client, data):
+def test_a_bad_timer_tap_changes_nothing(client, action, data, refusal):
     game = new_match(client, "Léa", "Marc")
-    response = client.post(f"/g/{game.edit_key}/clock/", {"turn": "0", **data})
+    response = client.post(f"/g/{game.edit_key}/clock/{action}/", {"turn": "0", **data})
     assert response.status_code == 400
-    assert not TurnClock.objects.filter(game=game).exclude(seconds=120).exists()
-    if data == {"action": "time"}:
-        assert "Choose the time of a turn." in text(response)
-    if data.get("seconds") == "7":
-        assert "Select a valid choice. 7 is not one of the available choices." in text(response)
+    assert refusal is None or refusal in text(response)
+    assert not TurnClock.objects.filter(game=game).exists()
+
+
+def test_a_timer_tap_of_no_kind_is_no_page(client):
+    game = new_match(client, "Léa", "Marc")
+    assert client.post(f"/g/{game.edit_key}/clock/explode/", {"turn": "0"}).status_code == 404
+    assert client.post(f"/g/{game.edit_key}/clock/", {"turn": "0"}).status_code == 404
+    assert not TurnClock.objects.filter(game=game).exists()
 
 
 def test_the_read_only_view_shows_whose_turn_and_the_deadline_live_without_buttons(client):
@@ -296,7 +304,7 @@ def test_the_read_only_view_shows_whose_turn_and_the_deadline_live_without_butto
     clock = TurnClock.objects.get(game=game)
     assert f'data-deadline="{int(clock.deadline.timestamp() * 1000)}"' in share
     assert "Marc</strong> is thinking" in share  # Léa dealt: Marc plays first
-    assert 'value="pause"' not in share and 'id="counts-form"' not in share
+    assert "/clock/" not in share and 'id="counts-form"' not in share
     live = client.get(f"/s/{game.share_key}/live/")
     etag = live["ETag"]
     assert client.get(f"/s/{game.share_key}/live/", HTTP_IF_NONE_MATCH=etag).status_code == 304
@@ -309,10 +317,7 @@ def test_the_read_only_view_shows_whose_turn_and_the_deadline_live_without_butto
 def test_the_timer_is_not_offered_on_a_tamalou_game(client):
     client.post("/new/tamalou/", {"name_0": "A", "name_1": "B"})
     game = Game.objects.get()
-    assert (
-        client.post(f"/g/{game.edit_key}/clock/", {"action": "start", "turn": "0"}).status_code
-        == 404
-    )
+    assert client.post(f"/g/{game.edit_key}/clock/start/", {"turn": "0"}).status_code == 404
 
 
 # --- files --------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from scoring.games.models import Table
+from scoring.store.models import Table
 from tests.web.helpers import HOUSE_SEATS, house_table
 
 

@@ -14,10 +14,10 @@ from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.urls import reverse
 
-from scoring.games.models import Game, Round
-from scoring.pages import webapp
-from scoring.pages.webapp import code_version
+from scoring.phone import webapp
+from scoring.phone.webapp import code_version
 from scoring.referee.variants import VARIANTS
+from scoring.store.models import Game, Round
 
 pytestmark = pytest.mark.django_db
 

@@ -17,9 +17,9 @@ import pytest
 from django.apps import apps
 from django.core.management import call_command
 
-from scoring.games.models import Game, PlayerResult, Round, Table
-from scoring.pages.device import GameLine
 from scoring.referee import engine, story
+from scoring.store.models import Game, PlayerResult, Round, Table
+from scoring.store.results import GameLine
 from tests.helpers import EXAMPLES
 from tests.web.helpers import evening_table, figures, phone, recomputed, save_round, url
 

@@ -9,9 +9,9 @@ import re
 import pytest
 from django.test import Client
 
-from scoring.games.models import Game, Round
 from scoring.referee import engine, gamefile
 from scoring.referee.variants import VARIANTS
+from scoring.store.models import Game, Round
 from tests.helpers import NOBODY_CALLED
 
 pytestmark = pytest.mark.django_db

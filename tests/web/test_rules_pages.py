@@ -12,11 +12,11 @@ import pytest
 from django.core.management import call_command
 from django.test import Client, override_settings
 
-from scoring.games.models import Game
 from scoring.referee.cards import parse_card
 from scoring.referee.engine import GameEntry, score_game
 from scoring.referee.gamefile import round_from_json
 from scoring.referee.variants import VARIANTS
+from scoring.store.models import Game
 from tests.helpers import NOBODY_CALLED, ROOT
 
 CATALOGUE = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"

@@ -10,8 +10,8 @@ import sys
 import pytest
 from django.core.management import call_command, execute_from_command_line
 
-from scoring.games import models
-from scoring.games.models import Game
+from scoring.store import models
+from scoring.store.models import Game
 from tests.helpers import EXAMPLES, ROOT, exported_as
 
 
@@ -167,7 +167,7 @@ def test_import_game_then_export_game_give_back_the_match_file(name):
 def test_import_game_refuses_a_hostile_file_in_one_line_and_stores_nothing(
     tmp_path, capsys, data, message
 ):
-    from scoring.games.models import Game
+    from scoring.store.models import Game
 
     path = tmp_path / "hostile.game.json"
     path.write_bytes(data)

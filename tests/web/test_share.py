@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.utils.html import escape
 
-from scoring.games.models import Game, Round
+from scoring.store.models import Game, Round
 from tests.helpers import NOBODY_CALLED
 
 pytestmark = pytest.mark.django_db

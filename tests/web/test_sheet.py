@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from scoring.games.models import Game, Round
+from scoring.store.models import Game, Round
 from tests.helpers import EXAMPLES, NOBODY_CALLED, exported_as
 from tests.web.helpers import HTMX, hand_fields, save_round, url
 

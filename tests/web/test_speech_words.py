@@ -10,7 +10,7 @@ from html import unescape
 import pytest
 from django.test import Client
 
-from scoring.games.models import Game
+from scoring.store.models import Game
 from tests.helpers import ROOT
 
 

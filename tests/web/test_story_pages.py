@@ -15,8 +15,8 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from scoring.games.models import Game, Round
 from scoring.referee import engine, gamefile
+from scoring.store.models import Game, Round
 from tests.helpers import EXAMPLES, NOBODY_CALLED
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -14,8 +14,8 @@ import json
 import pytest
 from django.core.management import call_command
 
-from scoring.games.models import Game, PlayerResult, Round
 from scoring.referee import engine, gamefile, story
+from scoring.store.models import Game, PlayerResult, Round
 from tests.helpers import EXAMPLES
 from tests.web.helpers import save_round, url
 

@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from scoring.games.models import Game, Table
 from scoring.referee import gamefile
+from scoring.store.models import Game, Table
 from tests.web.helpers import phone, stored_game
 
 pytestmark = pytest.mark.django_db

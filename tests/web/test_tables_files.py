@@ -13,10 +13,10 @@ from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring.games.backup import BackupError, restore_backup, write_backup
-from scoring.games.models import Game, Table
-from scoring.games.tablefile import TABLE_FORMAT
 from scoring.referee import gamefile
+from scoring.store.backup import BackupError, restore_backup, write_backup
+from scoring.store.models import Game, Table
+from scoring.store.tablefile import TABLE_FORMAT
 from tests.web.helpers import evening_table, figures, phone
 
 pytestmark = pytest.mark.django_db

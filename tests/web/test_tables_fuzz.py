@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.games.models import Game, Table
+from scoring.store.models import Game, Table
 from tests.web.fuzzing import (
     FUZZ,
     fresh_client,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.games.models import Game, Round
 from scoring.referee import engine, story
+from scoring.store.models import Game, Round
 from tests.web.helpers import evening_table, phone
 
 pytestmark = pytest.mark.django_db

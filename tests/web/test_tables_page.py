@@ -11,8 +11,8 @@ from fractions import Fraction
 import pytest
 from django.utils import timezone
 
-from scoring.games.models import Game, Table
 from scoring.referee import engine
+from scoring.store.models import Game, Table
 from tests.web.helpers import SEATS, evening_table, figures, phone, recomputed, stored_game
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,8 @@ from html import unescape
 import pytest
 from django.test import Client
 
-from scoring.games.models import Game
-from scoring.pages.display import typeset
+from scoring.store.models import Game
+from scoring.web.display import typeset
 from tests.helpers import NOBODY_CALLED, ROOT
 
 CATALOGUE = ROOT / "locale/fr/LC_MESSAGES/django.po"
@@ -198,7 +198,7 @@ def test_the_words_beside_a_name_fit_everyone_in_french():
     person: the app does not know who is a woman (Zoé won, Nina is out)."""
     from django.test import Client
 
-    from scoring.games.models import Game
+    from scoring.store.models import Game
 
     french = Client()
     french.cookies["django_language"] = "fr"
@@ -230,7 +230,7 @@ def test_one_word_for_the_number_of_rounds_one_for_the_limit_one_for_the_call(
     threshold is not called a limit."""
     from django.test import Client
 
-    from scoring.games.models import Game
+    from scoring.store.models import Game
 
     phone = Client()
     phone.cookies["django_language"] = language

@@ -6,12 +6,12 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext as _
 
-from scoring.games import tablefile
-from scoring.games.models import Game
-from scoring.pages.device import device_games
-from scoring.pages.display import say
 from scoring.referee import gamefile
 from scoring.referee.engine import GameError
+from scoring.store import tablefile
+from scoring.store.models import Game
+from scoring.web.device import device_games
+from scoring.web.display import say
 
 
 class GameChangeForm(forms.Form):
@@ -119,7 +119,7 @@ class RematchForm(GameChangeForm):
 
 class ImportForm(forms.Form):
     """A game file sent from the phone (``file``), stored whole or refused whole (or a table
-    file: a new table and its games, ``scoring.games.tablefile``). A game file
+    file: a new table and its games, ``scoring.store.tablefile``). A game file
     that is a copy this phone imported (``mine``: its games' edit keys) as it stands opens
     that copy; once saved, ``beside_an_earlier_copy`` says whether the game is a new copy of
     one it imported before with other rounds."""

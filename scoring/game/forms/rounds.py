@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
@@ -20,119 +19,26 @@ from django import forms
 from django.forms.utils import ErrorDict, ErrorList
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext_lazy
+from django.utils.translation import gettext_lazy
 
-from scoring.pages.display import points as points_text
-from scoring.pages.display import say, say_detail
-from scoring.pages.forms.fields import (
+from scoring.game.forms.cards import PENALTY_TARGET, HandView, cards_of, read_cards
+from scoring.game.forms.penalties import PenaltyFormSet
+from scoring.game.speech import SPEECH_TEXTS, SPEECH_WORDS
+from scoring.referee import engine
+from scoring.referee.cards import Card
+from scoring.referee.engine import GameError
+from scoring.referee.notes import card_name
+from scoring.referee.numbers import NotANumber, parse_number
+from scoring.referee.variants import VARIANTS, Variant
+from scoring.referee.variants.base import Play
+from scoring.web.display import points as points_text
+from scoring.web.display import say, say_detail
+from scoring.web.fields import (
     NumberField,
     Segmented,
     SegmentedBoxes,
     json_number,
 )
-from scoring.referee import engine
-from scoring.referee.cards import Card, UnknownCard, parse_card
-from scoring.referee.engine import GameError, Penalty, unstorable
-from scoring.referee.notes import card_name
-from scoring.referee.numbers import NotANumber, parse_number
-from scoring.referee.variants import VARIANTS, Variant
-from scoring.referee.variants.base import Play
-
-PENALTY_TARGET = "pc"  # the picker's target for Dutch toulousain's penalty cards
-
-
-def read_cards(text: str) -> tuple[list[Card], list[str]]:
-    """The cards of a field of card codes, and the codes that name no card."""
-    cards, unknown = [], []
-    for code in re.split(r"[\s,;]+", text or ""):
-        if code:
-            try:
-                cards.append(parse_card(code))
-            except UnknownCard:
-                unknown.append(code)
-    return cards, unknown
-
-
-def cards_of(text: str) -> list[Card]:
-    """The cards of a field of card codes; a code that names no card is left out."""
-    return read_cards(text)[0]
-
-
-def no_control_character(text: str) -> None:
-    """Free text kept in a game file has no control character or lone surrogate, as a game
-    file must not (``engine.unstorable``): the game's export must import again."""
-    if unstorable(text):
-        raise forms.ValidationError(_("Remove the control character from the reason."))
-
-
-class PenaltyForm(forms.Form):
-    """Penalty points given to one player in a round, with the reason."""
-
-    player = forms.ChoiceField(label=gettext_lazy("Player"), required=False)
-    points = NumberField(label=gettext_lazy("Points"), max_length=8)
-    reason = forms.CharField(
-        label=gettext_lazy("Reason"),
-        required=False,
-        max_length=engine.MAX_REASON_LENGTH,
-        validators=[no_control_character],
-        widget=forms.TextInput(attrs={"autocomplete": "off"}),
-    )
-
-    def __init__(self, *args, players: list[str], **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [("", "—"), *((p, p) for p in players)]
-        self.fields["reason"].widget.attrs["placeholder"] = _("Reason")
-
-    def clean(self):
-        data = super().clean()
-        player, points = data.get("player"), data.get("points")
-        reason = (data.get("reason") or "").strip()
-        if self.errors or not (player or points is not None or reason):
-            return data
-        if not player:
-            self.add_error("player", _("Choose who gets the penalty."))
-        if points is None:
-            self.add_error("points", _("Enter a number of points."))
-        if not self.errors:
-            self.penalty = Penalty(player, points, reason)
-        return data
-
-
-class BasePenaltyFormSet(forms.BaseFormSet):
-    default_error_messages = {
-        "too_many_forms": ngettext_lazy(
-            "A round has at most %(num)d penalty.", "A round has at most %(num)d penalties.", "num"
-        )
-    }
-
-
-# At most 16 rows, refused past that. Django's max_num alone takes 1,000 rows more
-# (absolute_max): a post of 150 bytes naming row 99,999 had 1,016 rows built and drawn. Two
-# empty rows past those filled, so that a table without JavaScript (no "Another penalty") has
-# room for a few penalties in a round.
-PenaltyFormSet = forms.formset_factory(
-    PenaltyForm,
-    BasePenaltyFormSet,
-    extra=2,
-    min_num=1,
-    max_num=16,
-    absolute_max=16,
-    validate_max=True,
-)
-
-
-@dataclass
-class HandView:
-    """What the round form shows for one player."""
-
-    seat: int
-    name: str
-    cards_field: forms.BoundField
-    total_field: forms.BoundField
-    cards: list[Card]
-    total: Fraction | None
-    is_target: bool
-
 
 ROUND_FORMS: dict[str, type[RoundForm]] = {}  # a variant's own round form, by its key
 
@@ -588,98 +494,3 @@ class HandsForm(RoundForm):
             or self.errors.get("emptied")
             or any(form.has_changed() or form.errors for form in self.penalties.forms)
         )
-
-
-# What the table may say of a round, in the page's language, for the parser of a round said
-# aloud (static/js/speech.js): each kind of word, its phrases separated by "|" (a translation
-# may give more or fewer). Number words are the parser's own.
-SPEECH_WORDS = {
-    # the caller ("Zoé calls"); the variants' call words (Tamalou, Cabo…) are added to these
-    "call": gettext_lazy("calls|called|calling|caller|call"),
-    # penalty points said after the word ("Marc penalty five")
-    "penalty": gettext_lazy("penalty|penalties|fine"),
-    # penalty points said before the words ("Marc five penalty points")
-    "penaltyAfter": gettext_lazy("penalty points|penalty point|points penalty|point penalty"),
-    "minus": gettext_lazy("minus|negative"),
-    "half": gettext_lazy("and a half|and half|a half|half|point five|point 5"),
-    # Tamoul's counter-call ("Marc counter")
-    "counter": gettext_lazy("counter|counters|countered|counter-called"),
-    # a call or a penalty given to the name said next ("Cabo by Zoé", "penalty of two for Marc")
-    "by": gettext_lazy("by|for"),
-    # the number said next replaces the one before ("Léa twelve, no, thirteen")
-    "correction": gettext_lazy("no|sorry|I mean|rather|actually"),
-}
-
-# What the phone says of a round said aloud ({…} is filled in on the phone).
-SPEECH_TEXTS = {
-    "listening": gettext_lazy("Listening… say each name and its number."),
-    "heard": gettext_lazy("Heard: {list}."),
-    "called": gettext_lazy("{name} called"),
-    "countered": gettext_lazy("{name} counter-called"),
-    "penalty": gettext_lazy("penalty {points} for {name}"),
-    "unknown": gettext_lazy("Not understood: {words}."),
-    "noNumber": gettext_lazy("No number for {names}."),
-    # a hand total said beyond what a hand of the game can reach ("Léa 340")
-    "outOfRange": gettext_lazy("Out of range for a hand (from {lowest} to {highest}): {list}."),
-    # within those, yet no hand's total: a half where the game has none ("Léa 12.5")
-    "notAHand": gettext_lazy("Not a possible hand total in this game: {list}."),
-    "penaltyUnread": gettext_lazy("No penalty points for {names}."),
-    "check": gettext_lazy("Check, then save."),
-    "nothing": gettext_lazy("Nothing heard: tap the microphone and say the round again."),
-    "refused": gettext_lazy("The microphone is not allowed here: type the round instead."),
-    "offline": gettext_lazy("Listening needs a connection: type the round instead."),
-    "stop": gettext_lazy("Stop listening"),
-}
-
-
-class SyncForm(forms.Form):
-    """How a round entered offline is sent (static/js/offline.js): the number it takes, and
-    whether it replaces the round another phone stored there (the table chose so)."""
-
-    number = forms.IntegerField(min_value=1, max_value=10_000)
-    replace = forms.BooleanField(required=False)
-    misplaced = False  # the round is not where the phone expected it: a conflict
-
-    def __init__(self, data, *, game, **kwargs) -> None:
-        super().__init__(data, **kwargs)
-        self.game = game
-
-    def clean(self):
-        data = super().clean()
-        number, replace = data.get("number"), data.get("replace")
-        if number is None:
-            return data
-        count = len(self.game.live_rounds())
-        self.misplaced = number > count + 1 or (replace and number > count)
-        adding = not self.misplaced and not replace and number == count + 1
-        if adding and self.game.score().finished:
-            raise forms.ValidationError(_("The game is over: no more rounds can be added."))
-        return data
-
-    def round_form(self) -> RoundForm:
-        """The round form of the round sent, bound to its own fields: the next round, or the
-        correction of the round stored at its number."""
-        number = self.cleaned_data["number"]
-        editing = self.game.live_rounds()[number - 1] if self.cleaned_data["replace"] else None
-        form_class = RoundForm.for_game(self.game)
-        # The phone asked whether nobody called when the round was typed (static/js/keep.js):
-        # a sync's answer has no page to ask on.
-        return form_class(
-            self.data.copy(), game=self.game, number=number, editing=editing, asked=True
-        )
-
-
-def error_texts(form: forms.Form) -> list[str]:
-    """Every refusal of a form (and of a round form's penalty rows), each with its field's
-    label, for an answer without a page to show them in."""
-    texts = []
-    forms_ = [form, *getattr(getattr(form, "penalties", None), "forms", [])]
-    for one in forms_:
-        for name, errors in one.errors.items():
-            label = one.fields[name].label if name in one.fields else None
-            for error in errors:
-                texts.append(f"{label}: {error}" if label else str(error))
-    penalties = getattr(form, "penalties", None)
-    if penalties is not None:
-        texts.extend(str(error) for error in penalties.non_form_errors())
-    return texts

@@ -11,7 +11,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from scoring.games.backup import BackupError, counted, one_line, write_backup
+from scoring.store.backup import BackupError, counted, one_line, write_backup
 
 
 class Command(BaseCommand):

@@ -15,9 +15,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.utils import translation
 
-from scoring.games.models import Game
-from scoring.games.spreadsheet import sheet_csv
 from scoring.referee.gamefile import dumps
+from scoring.store.models import Game
+from scoring.store.spreadsheet import sheet_csv
 
 
 def find_game(reference: str) -> Game | None:

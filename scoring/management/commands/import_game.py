@@ -7,10 +7,10 @@ import sys
 from django.core.management.base import BaseCommand
 from django.urls import reverse
 
-from scoring.games.backup import one_line
-from scoring.games.models import Game
 from scoring.management.commands.score_game import read_source
 from scoring.referee.engine import GameError
+from scoring.store.backup import one_line
+from scoring.store.models import Game
 
 
 class Command(BaseCommand):

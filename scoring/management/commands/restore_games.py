@@ -14,7 +14,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from scoring.games.backup import BackupError, counted, one_line, restore_backup
+from scoring.store.backup import BackupError, counted, one_line, restore_backup
 
 
 class Command(BaseCommand):

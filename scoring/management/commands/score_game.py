@@ -6,9 +6,9 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from scoring.games.backup import one_line
 from scoring.referee.engine import GameError, score_game
 from scoring.referee.gamefile import MAX_FILE_BYTES, dumps, read_game, sheet_to_json
+from scoring.store.backup import one_line
 
 
 def read_source(path: str) -> bytes:

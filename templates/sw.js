@@ -1,4 +1,4 @@
-// The service worker (served at /sw.js by scoring.game.views.service_worker, see scoring/pages/webapp.py).
+// The service worker (served at /sw.js by scoring.phone.views.service_worker, see scoring/phone/webapp.py).
 // Static files come from its cache; pages come from the network while there is one (nothing
 // stale once online) and are kept, per language, for when there is none: the rules of every
 // variant, and each page this phone opened, among them the sheets of its games. A kept page is

@@ -189,7 +189,7 @@ def new_game_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
         raise Http404
     if request.method != "POST":  # GET, or HEAD (its answer without the body)
         return new_game_start(request, variant)
-    # Start the game; the page's other buttons post to addresses of their own (house_views).
+    # Start the game; the page's other buttons post to addresses of their own (below).
     form = NewGameForm(request.POST, variant=variant, rows=player_rows(request.POST))
     if not form.is_valid():
         return new_game_page(request, form, status=400)

@@ -1,7 +1,7 @@
-"""A new game and its house rules: the builder's fields, every one from the variant's
-declared settings (``HouseRulesForm``), and the players in turn order (``NewGameForm``). The
-steppers' buttons and the player rows' buttons are the phone's (static/js/house.js,
-new-game.js): without JavaScript the numbers and the names are typed."""
+"""The house rules builder: its fields, every one from the variant's declared settings
+(``HouseRulesForm``); the new-game form adds the players to it
+(``scoring.game.forms.new_game``). The steppers' buttons are the phone's (static/js/house.js):
+without JavaScript the numbers are typed."""
 
 from __future__ import annotations
 

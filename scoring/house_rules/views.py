@@ -1,9 +1,7 @@
-"""The pages of house rules: the new-game page's buttons besides Start the game, each posting
-the form to its own address (save the rules as a named set, pick a saved set, redraw the card
-grid for another deck, score a sample round, choose another variant), and each saved set's
-page, where another phone keeps it and where it is changed. Each looks up, binds a form,
-calls its save, and renders or redirects, as ``scoring.game.views`` does. The steppers and
-the player rows are the phone's (house.js, new-game.js): no post."""
+"""A saved set of house rules: its page (its whole rules in the table's numbers, to share
+and to start a game with), kept by another phone, and changed by the phone that saved it.
+Each view looks up, binds a form, calls its save, and renders or redirects, as
+``scoring.game.views`` does. The steppers are the phone's (house.js): no post."""
 
 from __future__ import annotations
 

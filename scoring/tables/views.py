@@ -1,7 +1,8 @@
-"""The pages of a table: made from the home page or kept from a game, its page by its edit
-link and by its read-only link, a player renamed or two names merged, taken off this phone.
-Each looks up, binds a form, calls its save, and renders or redirects, as
-``scoring.game.views`` does."""
+"""The pages of a table: its page by its edit link and by its read-only link, a player
+renamed or two names merged, its file, taken off this phone. (A table is made from the home
+page, ``scoring.phone.views.new_table``, or kept from a game,
+``scoring.game.views.keep_table``.) Each looks up, binds a form, calls its save, and renders
+or redirects, as ``scoring.game.views`` does."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """What this device keeps in its session (a signed cookie), newest first: the edit keys of its
-games, and what the home page and the statistics show of them; the share keys of the games
-it follows by their read-only link; the keys of its saved house rules.
+games and tables, the share keys of the games and the read keys of the tables it follows by
+their read-only link, the keys of its saved house rules, and the names it has typed.
 
 Earlier versions kept the list in a plain cookie (``tamalou_games``), which anybody able to
 set a cookie for the site could fill with keys of their choice: it is no longer read.

@@ -179,6 +179,53 @@ def test_cards_and_a_different_typed_total_are_refused_with_both_kept(client):
     assert 'name="cards_0" value="KD 3C"' in page and 'name="total_0" value="7"' in page
 
 
+def test_without_javascript_a_round_entered_with_cards_is_corrected_to_a_typed_total(client):
+    """The picker is the phone's: a page without JavaScript shows a hand's cards as text,
+    which it can empty (the typed total then counts) or change."""
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    posted = {"number": "1", "save": "1", "cards_0": "KD 3C", "total_1": "4", **NOBODY_CALLED}
+    assert client.post(f"/g/{game.edit_key}/", posted).status_code == 302
+    stored = Round.objects.get()
+    edit = f"/g/{game.edit_key}/rounds/{stored.pk}/edit/"
+    page = client.get(edit).content.decode()
+    assert re.search(r'<input type="text" name="cards_0" value="KD 3C"', page)
+    assert '<label class="no-js-only card-codes-label" for="id_cards_0">Léa: cards</label>' in page
+    assert "Empty a player's cards to count the total typed." in page
+    assert re.search(r'<input type="hidden" name="cards_1"', page)  # Marc's hand had no cards
+    fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', page))
+    corrected = {k: fields[k] for k in ("number", "edits", "total_1")} | NOBODY_CALLED
+    corrected |= {"save": "1", "cards_0": "", "total_0": "12"}
+    assert client.post(edit, corrected).status_code == 302
+    stored.refresh_from_db()
+    assert stored.data["hands"] == {"Léa": 12, "Marc": 4}
+    changed = {k: fields[k] for k in ("number", "total_1")} | NOBODY_CALLED
+    changed |= {"save": "1", "edits": "1", "cards_0": "k♦ 10h"}
+    assert client.post(edit, changed).status_code == 302
+    stored.refresh_from_db()
+    assert stored.data["hands"] == {"Léa": ["KD", "10H"], "Marc": 4}
+
+
+def test_a_card_typed_wrong_without_javascript_is_said_next_to_it(client):
+    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    posted = {"number": "1", "save": "1", "cards_0": "KD 3X", "total_1": "4", **NOBODY_CALLED}
+    response = client.post(f"/g/{game.edit_key}/", posted)
+    page = response.content.decode()
+    assert response.status_code == 400 and not Round.objects.exists()
+    assert "Unknown card 3X" in page
+    assert re.search(r'<input type="text" name="cards_0" value="KD 3X"', page)
+
+
+def test_without_javascript_dutch_toulousain_penalty_cards_are_typed(client):
+    game = Game.objects.create(variant="dutch_toulousain", players=["Léa", "Marc", "Nina"])
+    page = client.get(f"/g/{game.edit_key}/").content.decode()
+    assert re.search(r'<input type="text" name="penalty_cards"[^>]*class="card-codes', page)
+    assert '<label class="visually-hidden" for="id_penalty_cards">' in page
+    posted = {"number": "1", "save": "1", "total_0": "2", "total_1": "9", "total_2": "0"}
+    posted |= {"caller": "Léa", "penalty_cards": "4c"}  # Nina's 0 beat Léa's 2: one card
+    assert client.post(f"/g/{game.edit_key}/", posted).status_code == 302
+    assert Round.objects.get().data["penalty_cards"] == ["4C"]
+
+
 def test_a_total_of_many_digits_is_said_impossible_not_an_unknown_card(client):
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
     posted = {"number": "1", "save": "1", "total_0": "999999999999", "total_1": "4"}

@@ -43,6 +43,15 @@ from scoring.web.fields import (
 ROUND_FORMS: dict[str, type[RoundForm]] = {}  # a variant's own round form, by its key
 
 
+# A field of card codes as text (the picker's alone with JavaScript: app.css hides it then).
+CODES = {
+    "class": "card-codes no-js-only",
+    "autocomplete": "off",
+    "autocapitalize": "characters",
+    "spellcheck": "false",
+}
+
+
 class RoundForm(forms.Form):
     """A round of a stored game as the table enters it, and the one way it is saved.
 
@@ -170,8 +179,14 @@ class HandsForm(RoundForm):
         self.initial.setdefault("target", str(next(iter(self.seats.values()))))
         who = [(name, name) for name in self.players_in_round]
         for name, seat in self.seats.items():
+            # The picker's codes, hidden; a hand that holds cards (a correction, a refusal)
+            # shows them as text too, so that a page without JavaScript can change them.
+            held = (self.data if self.is_bound else self.initial).get(f"cards_{seat}")
             self.fields[f"cards_{seat}"] = forms.CharField(
-                required=False, max_length=400, widget=forms.HiddenInput
+                label=_("%(name)s: cards") % {"name": name},
+                required=False,
+                max_length=400,
+                widget=forms.TextInput(attrs=CODES) if held else forms.HiddenInput,
             )
             self.fields[f"total_{seat}"] = NumberField(label=name)
             self.fields[f"total_{seat}"].widget.attrs.update(
@@ -201,7 +216,7 @@ class HandsForm(RoundForm):
                 label=gettext_lazy("Penalty cards drawn by the caller"),
                 required=False,
                 max_length=400,
-                widget=forms.HiddenInput,
+                widget=forms.TextInput(attrs=CODES),
             )
         if data is not None:
             # Posted without the formset's management form, with it blank or not a count, or
@@ -386,6 +401,13 @@ class HandsForm(RoundForm):
         if self.variant.penalty_cards:
             targets.add(PENALTY_TARGET)
         return target if target in targets else str(next(iter(self.seats.values())))
+
+    @cached_property
+    def shows_card_codes(self) -> bool:
+        """Whether a hand's cards are shown as text (for a page without JavaScript)."""
+        return any(
+            f.widget.input_type == "text" for n, f in self.fields.items() if n.startswith("cards_")
+        )
 
     @cached_property
     def hands(self) -> list[HandView]:

@@ -418,7 +418,7 @@ def run(
         owner = Phone(base)
         owner.get("/new/tamalou/")
         names = {f"name_{seat}": name for seat, name in enumerate(PLAYERS)}
-        status, _ = owner.post("/new/tamalou/", {**names, "dealer": 0, "action": "create"})
+        status, _ = owner.post("/new/tamalou/", {**names, "dealer": 0})
         assert status == 302, f"creating the game answered {status}"
         key = re.search(r'href="/g/([\w-]+)/"', owner.get("/")).group(1)
 

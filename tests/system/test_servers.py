@@ -150,7 +150,7 @@ def new_game(phone: Browser, server: str) -> tuple[str, str]:
     """A Tamalou game for Léa and Marc: (edit key, share path such as ``s/KEY/``)."""
     form = phone.get(f"{server}/new/tamalou/")
     sheet = phone.post(
-        f"{server}/new/tamalou/", form, {"name_0": "Léa", "name_1": "Marc", "action": "create"}
+        f"{server}/new/tamalou/", form, {"name_0": "Léa", "name_1": "Marc"}
     )
     key = sheet.split('action="/g/')[1].split("/")[0]
     share = sheet.split('class="share-url">')[1].split("<")[0]
@@ -171,7 +171,7 @@ def test_requests_alternating_between_two_app_servers(two_servers):
     phone, other_phone = Browser(), Browser()
     form = phone.get(f"{a}/new/tamalou/")
     sheet = phone.post(
-        f"{a}/new/tamalou/", form, {"name_0": "Léa", "name_1": "Marc", "action": "create"}
+        f"{a}/new/tamalou/", form, {"name_0": "Léa", "name_1": "Marc"}
     )
     key = sheet.split('action="/g/')[1].split("/")[0]
     share = sheet.split('class="share-url">')[1].split("<")[0].replace("http://127.0.0.1", "")
@@ -252,7 +252,7 @@ def test_a_flood_of_new_games_from_one_client_at_once_passes_no_limit(tmp_path, 
 
         def create(number: int) -> int:
             server = servers[number % 2]
-            body = {"name_0": "Léa", "name_1": "Marc", "action": "create"}
+            body = {"name_0": "Léa", "name_1": "Marc"}
             body = urllib.parse.urlencode({**body, "csrfmiddlewaretoken": "a" * 32}).encode()
             request = urllib.request.Request(f"{server}/new/tamalou/", body)
             request.add_header("Cookie", f"csrftoken={'a' * 32}")

@@ -145,7 +145,7 @@ def new_game(phone: Phone) -> tuple[int, str | None, bytes]:
     """A new game's form read and posted: the answer's status, Retry-After and page."""
     phone.get("/new/tamalou/")
     names = {f"name_{seat}": name for seat, name in enumerate(PLAYERS)}
-    form = {**names, "dealer": 0, "action": "create", "csrfmiddlewaretoken": phone.token}
+    form = {**names, "dealer": 0, "csrfmiddlewaretoken": phone.token}
     body = urllib.parse.urlencode(form).encode()
     try:
         with phone.opener.open(phone.base + "/new/tamalou/", body, timeout=10) as answer:

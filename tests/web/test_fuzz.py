@@ -214,18 +214,24 @@ NEW_GAME_KEYS = [
 @FUZZ
 @given(
     variant=st.sampled_from([*VARIANTS, "nope"]),
+    # Start the game, or one of the page's other buttons, each posting the form to its own
+    # address.
+    button=st.sampled_from(["", "save-rules/", "preview/", "cards/", "house-rules/", "other/"]),
     names=st.lists(st.sampled_from(NAMES), min_size=2, max_size=5, unique=True),
     data=st.data(),
     how=sending(),
 )
-def test_new_game_form(variant, names, data, how):
+def test_new_game_form(variant, button, names, data, how):
     Game.objects.all().delete()
     base = [(f"name_{row}", name) for row, name in enumerate(names)]
     values = texts("5", "1", "2", "20", "True", "0", "7")
-    pairs = data.draw(mutated(base, NEW_GAME_KEYS, values))
+    keys = [*NEW_GAME_KEYS, "rules_name", "rules"]
+    pairs = data.draw(mutated(base, keys, values))
     before = snapshot()
-    response = post(fresh_client(), f"/new/{variant}/", pairs, how)
+    response = post(fresh_client(), f"/new/{variant}/{button}", pairs, how)
     check(response, before)
+    if button:  # none of them starts a game
+        assert not Game.objects.exists()
 
 
 @FUZZ

@@ -149,9 +149,7 @@ class Browser:
 def new_game(phone: Browser, server: str) -> tuple[str, str]:
     """A Tamalou game for Léa and Marc: (edit key, share path such as ``s/KEY/``)."""
     form = phone.get(f"{server}/new/tamalou/")
-    sheet = phone.post(
-        f"{server}/new/tamalou/", form, {"name_0": "Léa", "name_1": "Marc"}
-    )
+    sheet = phone.post(f"{server}/new/tamalou/", form, {"name_0": "Léa", "name_1": "Marc"})
     key = sheet.split('action="/g/')[1].split("/")[0]
     share = sheet.split('class="share-url">')[1].split("<")[0]
     return key, share.split("://", 1)[1].split("/", 1)[1]
@@ -170,9 +168,7 @@ def test_requests_alternating_between_two_app_servers(two_servers):
     a, b = two_servers
     phone, other_phone = Browser(), Browser()
     form = phone.get(f"{a}/new/tamalou/")
-    sheet = phone.post(
-        f"{a}/new/tamalou/", form, {"name_0": "Léa", "name_1": "Marc"}
-    )
+    sheet = phone.post(f"{a}/new/tamalou/", form, {"name_0": "Léa", "name_1": "Marc"})
     key = sheet.split('action="/g/')[1].split("/")[0]
     share = sheet.split('class="share-url">')[1].split("<")[0].replace("http://127.0.0.1", "")
     share = share.split(":", 1)[1].split("/", 1)[1]

@@ -556,7 +556,7 @@ def postgres_server() -> str | None:
 def test_phones_a_correction_and_a_killed_worker_lose_and_duplicate_nothing(tmp_path):
     with fresh_database(tmp_path, postgres_server()) as database:
         # The time limit only bounds a broken run; a sound one ends when 12 rounds are saved.
-        report = run(database, tmp_path, phones=8, rounds=12, kill_after=4, seconds=30)
+        report = run(database, tmp_path, phones=8, rounds=12, kill_after=4, seconds=90)
     print("\n".join(report.lines()))
     assert report.lost == []
     assert report.duplicated == []

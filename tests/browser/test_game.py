@@ -1,5 +1,6 @@
 """What only a browser shows, on a touch phone (390×844 and 360×740, tapping): the card picker,
-scroll positions, the keypad, the htmx flows, tap targets and the dark theme."""
+scroll positions, the keypad, the htmx flows (every page's fit, tap targets and both themes are
+in test_accessibility.py)."""
 
 from __future__ import annotations
 
@@ -420,82 +421,6 @@ def test_another_phone_sees_a_new_round_without_reloading(page: Page, live_serve
     viewer.context.close()
 
 
-CONTRAST = """() => {
-  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
-  const lum = ([r, g, b]) => {
-    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
-    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
-  };
-  const background = (el) => {
-    for (let e = el; e; e = e.parentElement) {
-      const c = rgb(getComputedStyle(e).backgroundColor);
-      if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c.slice(0, 3);
-    }
-    return [255, 255, 255];
-  };
-  const low = [];
-  for (const el of document.querySelectorAll('body *')) {
-    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-    if (!own || !el.offsetParent) continue;
-    const style = getComputedStyle(el);
-    if (el.closest(':disabled')) continue;
-    const a = lum(rgb(style.color)), b = lum(background(el));
-    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-    const what = el.tagName + ' ' + el.textContent.trim().slice(0, 30);
-    if (ratio < 4.5) low.push(what + ' ' + ratio.toFixed(2));
-  }
-  return low;
-}"""
-
-
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_text_contrast_in_both_themes(browser, live_server, scheme):
-    game = Game.objects.create(variant="tamoul", players=["Léa", "Marc"])
-    Round.objects.create(game=game, position=1, data={"hands": {"Léa": ["KH"], "Marc": 9}})
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, color_scheme=scheme
-    )
-    page = context.new_page()
-    for path in (f"/g/{game.edit_key}/", "/new/fontenaysien/", "/rules/tamoul/", "/"):
-        page.goto(live_server.url + path)
-        assert page.evaluate(CONTRAST) == [], path
-    page.goto(f"{live_server.url}/g/{game.edit_key}/")
-    shoot(page, f"08-sheet-{scheme}")
-    context.close()
-
-
-def test_every_page_fits_the_phone_with_44px_tap_targets(phone: Page, live_server):
-    game = Game.objects.create(variant="dutch_toulousain", players=["Léa", "Marc"])
-    entry = Round.objects.create(game=game, position=1, data={"hands": {"Léa": 3, "Marc": 9}})
-    match = Game.objects.create(variant="tambouille", players=["Léa", "Marc", "Nina", "Omar"])
-    turn = Round.objects.create(
-        game=match, position=1, data={"hands": {"Léa": 3, "Marc": 9, "Nina": 12, "Omar": 0}}
-    )
-    pages = [
-        "/",
-        "/new/",
-        "/new/fontenaysien/",
-        f"/g/{game.edit_key}/",
-        f"/s/{game.share_key}/",
-        f"/g/{game.edit_key}/rounds/{entry.pk}/edit/",
-        f"/g/{game.edit_key}/rounds/{entry.pk}/delete/",
-        "/rules/",
-        "/rules/tamoul/",
-        "/rules/tambouille/",
-        "/new/tambouille/",
-        f"/g/{match.edit_key}/",
-        f"/s/{match.share_key}/",
-        f"/g/{match.edit_key}/rounds/{turn.pk}/edit/",
-        "/import/",
-        "/stats/",
-        "/no-such-page/",
-    ]
-    for path in pages:
-        phone.goto(live_server.url + path)
-        assert_fits_the_phone(phone)
-    shoot(phone, f"09-not-found-{phone.viewport_size['width']}")
-
-
 def test_enter_in_a_name_goes_to_the_next_name_and_keeps_the_dealer(page: Page, live_server):
     page.goto(f"{live_server.url}/new/tamalou/")
     dealer = page.get_by_role("button", name="Player 2 deals first")
@@ -662,17 +587,6 @@ def test_new_game_without_javascript_is_a_plain_list_of_names_kept_across_varian
     context.close()
 
 
-# SVG paints in document order: a landmark's label painted after every curve and marker is
-# over them. The labels whose paint comes after the last polyline.
-LABEL_ON_TOP = """() => {
-  const curves = [...document.querySelectorAll("#chart polyline")];
-  const last = curves[curves.length - 1];
-  return [...document.querySelectorAll("#chart text.lm")]
-    .filter((label) => last.compareDocumentPosition(label) & Node.DOCUMENT_POSITION_FOLLOWING)
-    .map((label) => label.textContent);
-}"""
-
-
 # Each landmark's label as the phone shows it: its text, whether its text lies inside its plate
 # (in the chart's units, half a unit of give) and both inside the chart's box on the screen,
 # whether the plate is painted after every curve, and which curves cross the plate (their
@@ -778,57 +692,6 @@ def test_every_landmark_label_is_whole_in_the_chart_and_no_curve_crosses_it(
                 page.locator("#chart").screenshot(
                     path=SCREENSHOTS / f"12-chart-{name}-{language}-{width}.png"
                 )
-
-
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_end_of_a_game_with_its_chart_in_both_themes(browser, live_server, scheme):
-    game = finished_dutch_game(["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé", "Inès", "Hugo"])
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844},
-        has_touch=True,
-        is_mobile=True,
-        color_scheme=scheme,
-        locale="en-GB",
-    )
-    page = context.new_page()
-    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
-    page.goto(f"{live_server.url}/g/{game.edit_key}/")
-    chart = page.get_by_role("img", name="Chart of the running totals after")
-    expect(chart).to_be_visible()
-    box = chart.bounding_box()
-    assert box["width"] > 330 and box["x"] >= 0 and box["x"] + box["width"] <= 390
-    assert page.locator("#chart polyline").count() == 8
-    expect(page.locator("#moments")).to_contain_text("Best round:")
-    expect(page.locator(".result .winners")).to_contain_text("Winner")
-    # Each line has its own colour in this theme, and the 100 line is the variant's.
-    colours = page.eval_on_selector_all(
-        "#chart polyline", "els => els.map(e => getComputedStyle(e).stroke)"
-    )
-    assert len(set(colours)) == 8
-    expect(page.locator("#chart text.lm")).to_have_text("100: out")
-    assert page.evaluate(CONTRAST) == []
-    assert_fits_the_phone(page)
-    shoot(page, f"10-end-of-game-{scheme}")
-    if SHOOTING:
-        page.screenshot(path=SCREENSHOTS / f"10-end-of-game-{scheme}-screen.png")
-    page.locator("#chart").scroll_into_view_if_needed()
-    # The landmark's label is drawn over the curves, on a plate of the chart's background.
-    assert page.evaluate(LABEL_ON_TOP) == ["100: out"]
-    if SHOOTING:
-        page.screenshot(path=SCREENSHOTS / f"10-end-of-game-{scheme}-chart.png")
-    again = finished_dutch_game(["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé", "Inès", "Hugo"], 9)
-    page.goto(f"{live_server.url}/g/{again.edit_key}/")  # this phone knows both games now
-    page.goto(f"{live_server.url}/stats/")
-    expect(page.locator("#stats-dutch .player-stats")).to_have_count(8)
-    expect(page.locator(".over-time tbody tr")).to_have_count(2)
-    assert page.evaluate(CONTRAST) == []
-    assert_fits_the_phone(page)
-    if SHOOTING:
-        page.screenshot(path=SCREENSHOTS / f"11-stats-{scheme}-screen.png")
-    page.locator(".over-time").scroll_into_view_if_needed()
-    if SHOOTING:
-        page.screenshot(path=SCREENSHOTS / f"11-stats-{scheme}-over-time.png")
-    context.close()
 
 
 def test_the_scripts_as_shipped_still_parse(browser, settings, tmp_path):

@@ -12,9 +12,7 @@ from playwright.sync_api import Page, expect
 
 from scoring.games.models import Game, RuleSet
 from tests.browser.helpers import (
-    NAMES,
     assert_fits_the_phone,
-    axe_violations,
     controlled,
     kept,
     shoot,
@@ -276,36 +274,3 @@ def test_the_phones_saved_rules_open_offline_as_last_known(page: Page, live_serv
     expect(page.locator("#offline-banner")).to_be_visible()
     expect(page.locator(".differences")).to_have_text("joker −6")
     expect(page.locator("h1")).to_have_text("Chez Mamie")
-
-
-@pytest.mark.parametrize(
-    ("scheme", "language"),
-    [
-        pytest.param("light", "en", marks=pytest.mark.browser_context_args(color_scheme="light")),
-        pytest.param("dark", "fr", marks=pytest.mark.browser_context_args(color_scheme="dark")),
-    ],
-)
-def test_axe_finds_no_violation_on_the_house_rules_pages(page: Page, live_server, scheme, language):
-    host = live_server.url.split("//", 1)[1].split(":")[0]
-    page.context.add_cookies(
-        [{"name": "django_language", "value": language, "domain": host, "path": "/"}]
-    )
-    rule_set = RuleSet.objects.create(
-        name="Chez Mamie",
-        variant="tamalou",
-        settings={"joker_value": -5, "card_values": {"KH": -1}, "call_penalty": 10},
-    )
-    found = {}
-    for path in [
-        "/new/koubo/",
-        f"/new/tamalou/?rules={rule_set.key}",
-        f"/h/{rule_set.key}/",
-        f"/h/{rule_set.key}/edit/",
-    ]:
-        page.goto(live_server.url + path)
-        if page.locator("#builder:not([open]) summary").count():
-            page.locator("#builder summary").tap()
-        problems = axe_violations(page) + page.evaluate(NAMES)
-        if problems:
-            found[path] = problems
-    assert found == {}, "\n".join(f"{p}:\n  " + "\n  ".join(v) for p, v in found.items())

@@ -6,25 +6,20 @@ tables cut off."""
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from scoring.games.models import Game, Table
+from scoring.games.models import Game
 from tests.browser.helpers import (
-    NAMES,
     SCREENSHOTS,
     SHOOTING,
     assert_fits_the_phone,
-    axe_violations,
+    busy_table,
     shoot,
 )
-from tests.web.helpers import HOUSE, HOUSE_SEATS, finished_dutch_game, house_table, stored_game
-
-# A busy table: six players, some of long names, nine games of three variants.
-CROWD = ["Léa", "Marc-Antoine", "Nina", "Omar", "Paul", "Bérénice"]
+from tests.web.helpers import HOUSE, HOUSE_SEATS, finished_dutch_game, house_table
 
 # Every cell of the page's tables that leaves the screen, or whose text leaves its cell
 # (a header kept only for screen readers, 1 px wide, is not shown).
@@ -34,22 +29,6 @@ CUT_OFF = """() => [...document.querySelectorAll('main table')].flatMap((table) 
     if (box.width <= 1 || !cell.offsetParent) return false;
     return box.left < 0 || box.right > innerWidth + 0.5 || cell.scrollWidth > cell.clientWidth + 1;
   }).map((cell) => cell.outerHTML.slice(0, 100)))"""
-
-
-def busy_table() -> Table:
-    """Nine finished games of four rounds each: five or six players, three variants, calls."""
-    table = Table.objects.create(name="Jeudis chez Léa", players=CROWD)
-    rng = random.Random(3)
-    for n in range(9):
-        variant = ["tamalou", "gabo", "dutch"][n % 3] if n % 4 else "tamalou"
-        players = CROWD if n % 2 else CROWD[:5]
-        rounds = [[rng.randint(0, 30) for _ in players] for _ in range(4)]
-        callers = [rng.choice(players) for _ in rounds]
-        game = stored_game(
-            players, rounds, variant=variant, settings={"rounds": 4}, callers=callers
-        )
-        table.attach(game)
-    return table
 
 
 def phone_in(browser: Browser, live_server, width, height, language, js=True, scheme="light"):
@@ -209,32 +188,3 @@ def test_a_sheet_of_eight_long_names_fits_the_small_phone(page: Page, live_serve
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert page.evaluate(CUT_OFF) == []
     shoot(page, "phone-sheet-eight-players-360")
-
-
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize(("scheme", "language"), [("light", "en"), ("dark", "fr")])
-def test_axe_finds_no_violation_on_the_pages_made_to_fit(
-    browser: Browser, live_server, scheme, language
-):
-    """The next game's folded house rules, a busy table's standings and face to face, the
-    statistics' rows by game: WCAG 2.2 AA, every <details> opened (axe, as
-    test_accessibility.py runs it)."""
-    table = house_table()
-    busy = busy_table()
-    context = phone_in(browser, live_server, 360, 740, language, scheme=scheme)
-    page = context.new_page()
-    for game in busy.games.all():  # this phone's games, for the statistics
-        page.goto(f"{live_server.url}/g/{game.edit_key}/")
-    found = {}
-    for path in [
-        f"/new/tamalou/?table={table.edit_key}",
-        f"/t/{busy.edit_key}/?a=L%C3%A9a&b=Marc-Antoine",
-        "/stats/",
-    ]:
-        page.goto(live_server.url + path)
-        problems = page.evaluate(NAMES) + axe_violations(page)
-        if problems:
-            found[path] = problems
-    assert found == {}, "\n".join(f"{p}:\n  " + "\n  ".join(v) for p, v in found.items())
-    context.close()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from playwright.sync_api import Page
 
@@ -59,6 +61,15 @@ def assert_fits_the_phone(page: Page) -> None:
           .map(e => e.outerHTML.slice(0, 90))""",
     )
     assert small == []
+
+
+@contextmanager
+def step(name: str) -> Iterator[None]:
+    """One step of a journey: a failure inside it says which step failed."""
+    try:
+        yield
+    except AssertionError as error:
+        raise AssertionError(f"{name}: {error}") from error
 
 
 def tap_card(page: Page, code: str) -> None:

@@ -19,6 +19,7 @@ from tests.browser.helpers import (
     SHOOTING,
     assert_fits_the_phone,
     shoot,
+    step,
     tap_card,
     totals,
 )
@@ -109,16 +110,29 @@ def test_a_whole_game_on_a_touch_phone(phone: Page, live_server):
     assert Game.objects.get().score().rounds[0].hand_totals["Léa"] == 9
 
 
-def test_a_round_of_four_cards_each_takes_18_taps(page: Page, live_server):
+def test_a_round_of_four_cards_each_takes_18_taps_the_grid_in_view_without_jumps(
+    phone: Page, live_server
+):
+    """Each card a tap, the picker moving on to the next player after four cards: the grid
+    stays in view and the page never jumps; the caller and Save make 18 taps."""
+    page = phone
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina", "Omar"])
     page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    page.locator(".picker").scroll_into_view_if_needed()  # not a tap: the thumb is there
+    height = page.viewport_size["height"]
     taps = 0
     hands = [["AS", "2S", "3S", "4S"], ["5S", "6S", "7S", "8S"], ["9S", "AH", "2H", "3H"]]
     hands.append(["4H", "5H", "6H", "7H"])
-    for cards in hands:
-        for code in cards:
-            tap_card(page, code)
-            taps += 1
+    before = page.evaluate("window.scrollY")
+    for code in [code for cards in hands for code in cards]:
+        tap_card(page, code)
+        taps += 1
+        grid = page.locator(f'.picker button[value="{code}"]').bounding_box()
+        assert grid["y"] < height and grid["y"] + 48 > 0, f"the grid left the screen at {code}"
+        after = page.evaluate("window.scrollY")
+        assert abs(after - before) < 150, f"the page jumped by {after - before} px at {code}"
+        before = after
+    expect(page.locator(".hand").nth(3).locator(".chips")).to_contain_text("7♥")
     page.locator(".calls label", has_text="Léa").first.tap()
     page.get_by_role("button", name="Save round 1").tap()
     taps += 2
@@ -128,91 +142,68 @@ def test_a_round_of_four_cards_each_takes_18_taps(page: Page, live_server):
     assert stored == {name: cards for name, cards in zip(game.players, hands, strict=True)}
 
 
-def test_picking_keeps_the_grid_in_view_without_jumps(phone: Page, live_server):
+def test_typed_rounds_on_the_numeric_keypad(phone: Page, live_server):
+    """A round typed in 6 taps (the keypad's "next" key goes from one total to the next); after
+    the save the totals are in view, a quick second tap where Save was sends nothing, and
+    typing goes on through a live update; a tap on a typed total selects it, so that typing
+    replaces it."""
     page = phone
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina", "Omar"])
     page.goto(f"{live_server.url}/g/{game.edit_key}/")
-    page.locator(".picker").scroll_into_view_if_needed()
-    height = page.viewport_size["height"]
-    codes = [f"{rank}{suit}" for suit in "SH" for rank in ("A", "2", "3", "4", "5", "6", "7", "8")]
-    before = page.evaluate("window.scrollY")
-    for code in codes:
-        tap_card(page, code)
-        grid = page.locator(f'.picker button[value="{code}"]').bounding_box()
-        assert grid["y"] < height and grid["y"] + 48 > 0, f"the grid left the screen at {code}"
-        after = page.evaluate("window.scrollY")
-        assert abs(after - before) < 150, f"the page jumped by {after - before} px at {code}"
-        before = after
-    expect(page.locator(".hand").nth(3).locator(".chips")).to_contain_text("8♥")
+    with step("a round in 6 taps"):
+        assert page.locator("#id_total_0").get_attribute("inputmode") == "decimal"
+        page.locator("#id_total_0").tap()
+        taps = 1
+        for i, digits in enumerate(["3", "12", "8", "20"]):
+            page.keyboard.type(digits)
+            expect(page.locator(".hand").nth(i).locator(".total")).to_have_text(digits)
+            if i < 3:
+                page.keyboard.press("Enter")  # the keypad's "next" key
+                taps += 1
+                expect(page.locator(f"#id_total_{i + 1}")).to_be_focused()
+        page.locator(".calls label", has_text="Léa").first.tap()
+        save = page.get_by_role("button", name="Save round 1")
+        save.scroll_into_view_if_needed()
+        box = save.bounding_box()
+        save.tap()
+        taps += 2
+        expect(page.locator(".round-form h2")).to_have_text("Round 2")
+        assert taps <= 6
+        assert Round.objects.get().data["hands"] == {"Léa": 3, "Marc": 12, "Nina": 8, "Omar": 20}
 
+    with step("after the save"):
+        expect(page.locator("#totals")).to_be_in_viewport()
+        # A quick second tap where Save was: nothing is sent, a hint says why, no error shows.
+        posts: list[str] = []
+        page.on(
+            "request",
+            lambda request: posts.append(request.url) if request.method == "POST" else None,
+        )
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        expect(page.locator(".round-form .empty-hint")).to_have_text("Enter the hands first.")
+        assert posts == []
+        expect(page.locator(".round-form .error")).to_have_count(0)
+        assert Round.objects.count() == 1
+        # Typing after the save works, and a live update of the sheet keeps what was typed.
+        page.locator("#id_total_1").tap()
+        page.keyboard.type("7")
+        with page.expect_response(lambda r: "/live/" in r.url, timeout=10_000):
+            pass
+        expect(page.locator("#id_total_1")).to_have_value("7")
+        expect(page.locator(".hand").nth(1).locator(".total")).to_have_text("7")
 
-def test_a_typed_round_takes_6_taps_on_the_numeric_keypad(page: Page, live_server):
-    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina", "Omar"])
-    page.goto(f"{live_server.url}/g/{game.edit_key}/")
-    assert page.locator("#id_total_0").get_attribute("inputmode") == "decimal"
-    page.locator("#id_total_0").tap()
-    taps = 1
-    for i, digits in enumerate(["3", "12", "8", "20"]):
-        page.keyboard.type(digits)
-        expect(page.locator(".hand").nth(i).locator(".total")).to_have_text(digits)
-        if i < 3:
-            page.keyboard.press("Enter")  # the keypad's "next" key
-            taps += 1
-            expect(page.locator(f"#id_total_{i + 1}")).to_be_focused()
-    page.locator(".calls label", has_text="Léa").first.tap()
-    page.get_by_role("button", name="Save round 1").tap()
-    taps += 2
-    expect(page.locator(".round-form h2")).to_have_text("Round 2")
-    assert taps <= 6
-    assert Round.objects.get().data["hands"] == {"Léa": 3, "Marc": 12, "Nina": 8, "Omar": 20}
-
-
-def test_a_tap_on_a_typed_total_selects_it_so_typing_replaces_it(phone: Page, live_server):
-    page = phone
-    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina"])
-    page.goto(f"{live_server.url}/g/{game.edit_key}/")
-    page.locator("#id_total_0").tap()
-    page.keyboard.type("6")
-    page.locator("#id_total_1").tap()
-    page.keyboard.type("4")
-    page.locator("#id_total_0").tap()  # back to the first: 6 is selected
-    page.keyboard.type("5")
-    expect(page.locator("#id_total_0")).to_have_value("5")
-    page.locator("#id_total_1").tap()
-    page.keyboard.press("Backspace")
-    expect(page.locator("#id_total_1")).to_have_value("")
-
-
-def test_after_a_save_the_totals_are_in_view_and_typing_goes_on(phone: Page, live_server):
-    page = phone
-    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina", "Omar"])
-    page.goto(f"{live_server.url}/g/{game.edit_key}/")
-    for seat, total in enumerate(["3", "12", "8", "20"]):
-        page.locator(f"#id_total_{seat}").fill(total)
-    page.locator(".calls label", has_text="Léa").first.tap()
-    save = page.get_by_role("button", name="Save round 1")
-    save.scroll_into_view_if_needed()
-    box = save.bounding_box()
-    save.tap()
-    expect(page.locator(".round-form h2")).to_have_text("Round 2")
-    expect(page.locator("#totals")).to_be_in_viewport()
-    # A quick second tap where Save was: nothing is sent, a hint says why, no error shows.
-    posts: list[str] = []
-    page.on(
-        "request", lambda request: posts.append(request.url) if request.method == "POST" else None
-    )
-    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    expect(page.locator(".round-form .empty-hint")).to_have_text("Enter the hands first.")
-    assert posts == []
-    expect(page.locator(".round-form .error")).to_have_count(0)
-    assert Round.objects.count() == 1
-    # Typing after the save works, and a live update of the sheet keeps what was typed.
-    page.locator("#id_total_1").tap()
-    page.keyboard.type("7")
-    with page.expect_response(lambda r: "/live/" in r.url, timeout=10_000):
-        pass
-    expect(page.locator("#id_total_1")).to_have_value("7")
-    expect(page.locator(".hand").nth(1).locator(".total")).to_have_text("7")
+    with step("a tap on a typed total selects it"):
+        page.locator("#id_total_0").tap()
+        page.keyboard.type("6")
+        page.locator("#id_total_1").tap()  # 7 is selected
+        page.keyboard.type("4")
+        expect(page.locator("#id_total_1")).to_have_value("4")
+        page.locator("#id_total_0").tap()  # back to the first: 6 is selected
+        page.keyboard.type("5")
+        expect(page.locator("#id_total_0")).to_have_value("5")
+        page.locator("#id_total_1").tap()
+        page.keyboard.press("Backspace")
+        expect(page.locator("#id_total_1")).to_have_value("")
 
 
 def test_the_phone_that_saves_folds_the_round_before_the_new_one(phone: Page, live_server):

@@ -130,7 +130,8 @@ def test_a_round_said_aloud_fills_the_form_and_is_saved_by_one_tap(phone: Page, 
 def test_what_is_not_heard_is_left_as_it_was_and_named(phone: Page, live_server):
     """A name said without a number, a half where the game has none: those fields stay empty
     and the line names them (the half with its number); a second go fills only what it hears, a
-    hand of cards picked before gives way to the total said."""
+    hand of cards picked before gives way to the total said. A microphone refused, or no
+    connection, is said, and changes nothing."""
     page = phone
     page.add_init_script(STAND_IN)
     game = Game.objects.create(variant="tamalou", players=["Maxime", "Jean-Pierre", "Chloé"])
@@ -172,6 +173,18 @@ def test_what_is_not_heard_is_left_as_it_was_and_named(phone: Page, live_server)
     page.get_by_role("button", name="Say the round").tap()  # silence
     expect(said).to_have_text("Nothing heard: tap the microphone and say the round again.")
     expect(page.locator("#id_total_1")).to_have_value("0")  # as typed, left alone
+
+    # The microphone refused, then no connection: said, and nothing in the form changes.
+    page.evaluate("window.toSay.push('not-allowed', 'network')")
+    mic.tap()
+    expect(page.locator(".round-form .said[role=status]")).to_have_text(
+        "The microphone is not allowed here: type the round instead."
+    )
+    expect(mic).to_have_attribute("aria-pressed", "false")
+    mic.tap()
+    expect(said).to_have_text("Listening needs a connection: type the round instead.")
+    expect(page.locator("#id_total_0")).to_have_value("4")
+    expect(page.locator("#id_total_1")).to_have_value("0")
     assert not Round.objects.exists()
 
 
@@ -287,20 +300,3 @@ def test_without_speech_recognition_the_form_has_no_microphone(page: Page, live_
     page.goto(f"{live_server.url}/g/{game.edit_key}/")
     expect(page.locator(".picker legend")).to_have_text("Add cards to Léa")  # round.js ran
     expect(page.locator("button[data-say]")).to_be_hidden()
-
-
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-def test_a_microphone_refused_or_no_connection_is_said(page: Page, live_server):
-    page.add_init_script(STAND_IN)
-    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
-    page.goto(f"{live_server.url}/g/{game.edit_key}/")
-    page.evaluate("window.toSay.push('not-allowed', 'network')")
-    mic = page.get_by_role("button", name="Say the round")
-    mic.tap()
-    said = page.locator(".round-form .said[role=status]")
-    expect(said).to_have_text("The microphone is not allowed here: type the round instead.")
-    expect(mic).to_have_attribute("aria-pressed", "false")
-    mic.tap()
-    expect(said).to_have_text("Listening needs a connection: type the round instead.")
-    expect(page.locator("#id_total_0")).to_have_value("")

@@ -4,12 +4,37 @@ taps on the card picker, and what the service worker and the drafts hold."""
 from __future__ import annotations
 
 import os
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from playwright.sync_api import Page
 
+from scoring.store.models import Table
 from tests.helpers import ROOT
+from tests.web.helpers import stored_game
 
 SCREENSHOTS = ROOT / "screenshots"
+
+
+# A busy table: six players, some of long names, nine games of three variants.
+CROWD = ["Léa", "Marc-Antoine", "Nina", "Omar", "Paul", "Bérénice"]
+
+
+def busy_table() -> Table:
+    """Nine finished games of four rounds each: five or six players, three variants, calls."""
+    table = Table.objects.create(name="Jeudis chez Léa", players=CROWD)
+    rng = random.Random(3)
+    for n in range(9):
+        variant = ["tamalou", "gabo", "dutch"][n % 3] if n % 4 else "tamalou"
+        players = CROWD if n % 2 else CROWD[:5]
+        rounds = [[rng.randint(0, 30) for _ in players] for _ in range(4)]
+        callers = [rng.choice(players) for _ in rounds]
+        game = stored_game(
+            players, rounds, variant=variant, settings={"rounds": 4}, callers=callers
+        )
+        table.attach(game)
+    return table
 
 
 SHOOTING = os.environ.get("SCREENSHOTS") == "1"  # screenshots only when asked for
@@ -36,6 +61,15 @@ def assert_fits_the_phone(page: Page) -> None:
           .map(e => e.outerHTML.slice(0, 90))""",
     )
     assert small == []
+
+
+@contextmanager
+def step(name: str) -> Iterator[None]:
+    """One step of a journey: a failure inside it says which step failed."""
+    try:
+        yield
+    except AssertionError as error:
+        raise AssertionError(f"{name}: {error}") from error
 
 
 def tap_card(page: Page, code: str) -> None:
@@ -151,3 +185,43 @@ DRAFTS_HOLD = """async (text) => {
   }
   return false;
 }"""
+
+
+# A stand-in for the browser's speech recognition: each start() "hears" the next list of
+# results queued in window.toSay (each result a list of alternatives), one result at a time as
+# Chrome's continuous recognition gives them, then ends; or, for a text queued, fails with that
+# error. It notes the language it was asked
+# to listen in (window.listenedIn).
+STAND_IN = """
+window.toSay = [];
+window.listenedIn = [];
+class StandIn {
+  start() {
+    window.listenedIn.push(this.lang);
+    if (typeof window.toSay[0] === "string") {  // an error: "not-allowed", "network"…
+      const error = window.toSay.shift();
+      setTimeout(() => { this.onerror?.({ error }); this.stop(); }, 30);
+      return;
+    }
+    const results = (window.toSay.shift() || []).map((alternatives) => Object.assign(
+      alternatives.map((transcript) => ({ transcript, confidence: 0.9 })), { isFinal: true }));
+    let index = 0;
+    const next = () => {
+      if (this.ended) return;
+      if (index < results.length) {
+        this.onresult?.({ resultIndex: index, results: results.slice(0, index + 1) });
+        index += 1;
+        setTimeout(next, 30);
+      } else this.stop();
+    };
+    setTimeout(next, 30);
+  }
+  stop() {
+    if (this.ended) return;
+    this.ended = true;
+    setTimeout(() => this.onend?.(), 0);
+  }
+}
+window.SpeechRecognition = StandIn;
+window.webkitSpeechRecognition = StandIn;
+"""

@@ -5,12 +5,21 @@ what it is (meta description, a sheet's link preview) and writes valid machine-r
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoring.store.models import Game, Round, Table
-from tests.browser.helpers import NAMES, axe_violations, shoot
-from tests.web.helpers import finished_dutch_game
+from scoring.store.models import Game, Round, RuleSet
+from tests.browser.helpers import (
+    NAMES,
+    STAND_IN,
+    assert_fits_the_phone,
+    axe_violations,
+    busy_table,
+    shoot,
+)
+from tests.web.helpers import finished_dutch_game, house_table
 
 # How much of the focused control is hidden: the share of a grid of points on it where
 # another element (not one of its own) is on top, or that lies outside the screen.
@@ -47,8 +56,139 @@ CHART_LABELS = """() => {
 }"""
 
 
-def every_kind_of_page() -> list[str]:
-    """A game in progress, a finished game, a Tambouille match, and the pages around them."""
+# Text whose contrast with the background behind it is under 4.5:1, HTML elements only (the
+# chart's SVG labels have CHART_LABELS).
+CONTRAST = """() => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const background = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  const low = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !el.offsetParent) continue;
+    const style = getComputedStyle(el);
+    if (el.closest(':disabled')) continue;
+    const a = lum(rgb(style.color)), b = lum(background(el));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const what = el.tagName + ' ' + el.textContent.trim().slice(0, 30);
+    if (ratio < 4.5) low.push(what + ' ' + ratio.toFixed(2));
+  }
+  return low;
+}"""
+
+# SVG paints in document order: a landmark's label painted after every curve and marker is
+# over them. The labels whose paint comes after the last polyline.
+LABEL_ON_TOP = """() => {
+  const curves = [...document.querySelectorAll("#chart polyline")];
+  const last = curves[curves.length - 1];
+  return [...document.querySelectorAll("#chart text.lm")]
+    .filter((label) => last.compareDocumentPosition(label) & Node.DOCUMENT_POSITION_FOLLOWING)
+    .map((label) => label.textContent);
+}"""
+
+EIGHT = ["Léa", "Marc", "Nina", "Omar", "Paul", "Zoé", "Inès", "Hugo"]
+
+# What the walk reads on its pages, in the theme's language.
+WORDS = {
+    "en": {
+        "chip": "K♦, remove",
+        "said": "Marc four, Bob four, Nina penalty",
+        "heard": "Heard: Marc 4.",
+        "missed": [
+            "Not understood: Bob.",
+            "No number for Léa, Nina, Omar.",
+            "No penalty points for Nina.",
+        ],
+        "chart": "Chart of the running totals after",
+        "best": "Best round:",
+        "winner": "Winner",
+        "out": "100: out",
+        "switch": ("FR Français", "FR"),
+    },
+    "fr": {
+        "chip": "R♦, retirer",
+        "said": "Marc quatre, Bob quatre, Nina pénalité",
+        "heard": "Entendu\u202f: Marc 4.",
+        "missed": [
+            "Pas compris\u202f: Bob.",
+            "Pas de nombre pour Léa, Nina, Omar.",
+            "Pas de points de pénalité pour Nina.",
+        ],
+        "chart": "Graphique des totaux après",
+        "best": "Meilleure manche",
+        "winner": "Victoire",
+        "out": "100\u202f: hors jeu",
+        "switch": ("EN English", "EN"),
+    },
+}
+
+
+def a_round_being_picked_and_said(page: Page, words: dict) -> None:
+    """The sheet as the table uses it: two cards picked in Léa's hand, then a round said aloud
+    that leaves what was heard and what was missed under the form's heading."""
+    for code in ("KD", "3C"):
+        page.locator(f'.picker button[value="{code}"]').tap()
+    chips = page.locator(".hand.target .chips button")
+    expect(chips).to_have_count(2)
+    expect(chips.first).to_have_accessible_name(words["chip"])
+    page.evaluate("(said) => window.toSay.push([[said]])", words["said"])
+    page.locator("button[data-say]").tap()
+    said = page.locator(".round-form .said")
+    expect(said).to_contain_text(words["heard"])
+    expect(said.locator(".missed")).to_have_text(words["missed"])
+
+
+def the_end_of_a_game(page: Page, words: dict) -> None:
+    """Eight players' running totals in a chart as wide as the phone, each line its own colour
+    in this theme, the variant's 100 line labelled over the curves; the best round, the
+    winner."""
+    width = page.viewport_size["width"]
+    chart = page.get_by_role("img", name=words["chart"])
+    expect(chart).to_be_visible()
+    box = chart.bounding_box()
+    assert box["width"] > width - 60 and box["x"] >= 0 and box["x"] + box["width"] <= width
+    expect(page.locator("#chart polyline")).to_have_count(8)
+    expect(page.locator("#moments")).to_contain_text(words["best"])
+    expect(page.locator(".result .winners")).to_contain_text(words["winner"])
+    colours = page.eval_on_selector_all(
+        "#chart polyline", "els => els.map(e => getComputedStyle(e).stroke)"
+    )
+    assert len(set(colours)) == 8, colours
+    expect(page.locator("#chart text.lm")).to_have_text(words["out"])
+    page.locator("#chart").scroll_into_view_if_needed()
+    assert page.evaluate(LABEL_ON_TOP) == [words["out"]]
+
+
+def the_language_switch(page: Page, words: dict) -> None:
+    name, shown = words["switch"]
+    expect(page.get_by_role("button", name=name)).to_have_text(shown)
+
+
+def the_statistics_of_two_dutch_games(page: Page, words: dict) -> None:
+    expect(page.locator("#stats-dutch .player-stats")).to_have_count(8)
+    eight = page.locator("table.over-time").filter(
+        has=page.locator("caption", has_text=", ".join(EIGHT))
+    )
+    expect(eight.locator("tbody tr")).to_have_count(2)
+
+
+def every_kind_of_page(scheme: str) -> list[tuple[str, Callable[[Page, dict], None] | None]]:
+    """Each kind of page once (its template), and what is done or read on it before it is
+    checked: a game in progress with a round being entered, its read-only view, a finished
+    game, a Tambouille match and a turn round's correction, a round's correction and deletion,
+    the home page, the new-game pages, a set of house rules and its editor, the rules pages,
+    the statistics, the import, a busy table with its face to face, its renaming, a missing
+    page. Two pages of one kind take turns between the themes: the read-only view of the game
+    or of the match, one variant's rules or another's."""
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina", "Omar"])
     entry = Round.objects.create(
         game=game,
@@ -61,87 +201,108 @@ def every_kind_of_page() -> list[str]:
     Round.objects.create(
         game=game, position=2, data={"hands": {"Léa": 9, "Marc": 2, "Nina": 14, "Omar": 7}}
     )
-    done = finished_dutch_game(["Léa", "Marc", "Nina", "Omar"])
-    match = Game.objects.create(variant="tambouille", players=["Léa", "Marc", "Nina"])
-    Round.objects.create(game=match, position=1, data={"hands": {"Léa": 3, "Marc": 9, "Nina": 5}})
-    table = Table.objects.create(name="Jeudis chez Léa", players=["Léa", "Marc", "Nina", "Omar"])
+    done = finished_dutch_game(EIGHT)
+    again = finished_dutch_game(EIGHT, 9)
+    match = Game.objects.create(variant="tambouille", players=["Léa", "Marc", "Nina", "Omar"])
+    turn = Round.objects.create(
+        game=match, position=1, data={"hands": {"Léa": 3, "Marc": 9, "Nina": 12, "Omar": 0}}
+    )
+    table = busy_table()
     for member in (game, done, match):
         table.attach(member)
+    next_at = house_table()
+    rule_set = RuleSet.objects.create(
+        name="Chez Mamie",
+        variant="tamalou",
+        settings={"joker_value": -5, "card_values": {"KH": -1}, "call_penalty": 10},
+    )
+    light = scheme == "light"
     return [
-        f"/g/{game.edit_key}/",  # visited first: the home page and statistics list them
-        f"/g/{done.edit_key}/",
-        f"/s/{done.share_key}/",
-        f"/g/{match.edit_key}/",
-        f"/s/{match.share_key}/",
-        f"/g/{game.edit_key}/rounds/{entry.pk}/edit/",
-        f"/g/{game.edit_key}/rounds/{entry.pk}/delete/",
-        "/",
-        "/new/",
-        "/new/cabo/",
-        "/new/tambouille/",
-        "/rules/",
-        "/rules/dutch_toulousain/",
-        "/rules/tambouille/",
-        "/stats/",
-        "/import/",
-        f"/t/{table.edit_key}/?a=L%C3%A9a&b=Marc",  # a table: its standings, chart, face to face
-        f"/t/r/{table.read_key}/",
-        f"/t/{table.edit_key}/rename/",
-        "/no-such-page/",
+        (f"/g/{again.edit_key}/", None),  # the phone's games, for the home page and statistics
+        (f"/g/{game.edit_key}/", a_round_being_picked_and_said),
+        (f"/s/{game.share_key}/" if light else f"/s/{match.share_key}/", None),
+        (f"/g/{done.edit_key}/", the_end_of_a_game),
+        (f"/g/{match.edit_key}/", None),
+        (f"/g/{game.edit_key}/rounds/{entry.pk}/edit/", None),
+        (f"/g/{match.edit_key}/rounds/{turn.pk}/edit/", None),
+        (f"/g/{game.edit_key}/rounds/{entry.pk}/delete/", None),
+        ("/", the_language_switch),
+        ("/new/", None),
+        (f"/new/tamalou/?table={next_at.edit_key}", None),  # the table's house rules, folded
+        ("/new/tambouille/", None),
+        (f"/h/{rule_set.key}/", None),
+        (f"/h/{rule_set.key}/edit/", None),
+        ("/rules/", None),
+        ("/rules/tamoul/" if light else "/rules/dutch_toulousain/", None),
+        ("/rules/tambouille/", None),
+        ("/stats/", the_statistics_of_two_dutch_games),
+        ("/import/", None),
+        (f"/t/{table.edit_key}/?a=L%C3%A9a&b=Marc-Antoine", None),  # standings, face to face
+        (f"/t/{table.edit_key}/rename/", None),
+        ("/no-such-page/", None),
     ]
+
+
+def problems_of(page: Page) -> list[str]:
+    """What is wrong with the page as it is: a control under 44 px or a page wider than the
+    phone, text of too little contrast, a control named otherwise than it shows, what axe
+    finds (every <details> opened), a chart label of too little contrast."""
+    problems = []
+    try:
+        assert_fits_the_phone(page)
+    except AssertionError as error:
+        problems.append(f"does not fit the phone: {error}")
+    problems += [f"contrast: {low}" for low in page.evaluate(CONTRAST)]
+    problems += page.evaluate(NAMES)
+    problems += axe_violations(page)
+    if page.locator("#chart").count():
+        labels = page.evaluate(CHART_LABELS)
+        if len(labels) <= 4:
+            problems.append(f"the chart has {len(labels)} labels")
+        problems += [f"chart label {t!r}: {r:.2f}" for t, r in labels if r < 4.5]
+    return problems
 
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(
-    ("scheme", "language"),
+    ("scheme", "language", "width", "height"),
     [
-        pytest.param("light", "en", marks=pytest.mark.browser_context_args(color_scheme="light")),
-        pytest.param("dark", "fr", marks=pytest.mark.browser_context_args(color_scheme="dark")),
+        pytest.param(
+            "light", "en", 390, 844, marks=pytest.mark.browser_context_args(color_scheme="light")
+        ),
+        pytest.param(
+            "dark", "fr", 360, 740, marks=pytest.mark.browser_context_args(color_scheme="dark")
+        ),
     ],
 )
-def test_axe_finds_no_violation_on_any_page_in_either_theme(
-    page: Page, live_server, scheme, language
+def test_every_kind_of_page_fits_reads_well_and_has_no_axe_violation(
+    page: Page, live_server, scheme, language, width, height
 ):
-    """Light in English, dark in French (the default language)."""
+    """Light in English at 390×844, dark in French (the default language) at 360×740: one
+    phone walks through every kind of page; each failure is listed with its page and step."""
     assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+    page.set_viewport_size({"width": width, "height": height})
     host = live_server.url.split("//", 1)[1].split(":")[0]
     page.context.add_cookies(
         [{"name": "django_language", "value": language, "domain": host, "path": "/"}]
     )
+    page.add_init_script(STAND_IN)
+    words = WORDS[language]
     found = {}
-    for path in every_kind_of_page():
+    for path, step in every_kind_of_page(scheme):
         page.goto(live_server.url + path)
-        names = page.evaluate(NAMES)
-        violations = axe_violations(page)
-        if page.locator("#chart").count():
-            labels = page.evaluate(CHART_LABELS)
-            assert len(labels) > 4, path
-            violations += [f"chart label {t!r}: {r:.2f}" for t, r in labels if r < 4.5]
-        if violations or names:
-            found[path] = violations + names
+        problems = []
+        if step:
+            try:
+                step(page, words)
+            except AssertionError as error:
+                problems.append(f"{step.__name__}: {error}")
+        problems += problems_of(page)
+        if problems:
+            found[path] = problems
+        shoot(page, f"walk-{scheme}-{width}-{path.strip('/').replace('/', '-')[:40] or 'home'}")
     assert found == {}, "\n".join(f"{p}:\n  " + "\n  ".join(v) for p, v in found.items())
-
-
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-def test_axe_finds_no_violation_in_french_with_a_round_being_picked(page: Page, live_server):
-    """The default language, and a sheet as the table uses it: cards picked in a hand."""
-    host = live_server.url.split("//", 1)[1].split(":")[0]
-    page.context.add_cookies(
-        [{"name": "django_language", "value": "fr", "domain": host, "path": "/"}]
-    )
-    game = Game.objects.create(variant="dutch_toulousain", players=["Léa", "Marc"])
-    page.goto(f"{live_server.url}/g/{game.edit_key}/")
-    for code in ("KD", "3C"):
-        page.locator(f'.picker button[value="{code}"]').tap()
-    expect(page.locator(".hand.target .chips button")).to_have_count(2)
-    expect(page.locator(".hand.target .chips button").first).to_have_accessible_name("R♦, retirer")
-    assert page.evaluate(NAMES) == []
-    assert axe_violations(page) == []
-    page.goto(f"{live_server.url}/")
-    expect(page.get_by_role("button", name="EN English")).to_have_text("EN")
-    assert axe_violations(page) == []
 
 
 def tab_walk(page: Page, steps: int = 150) -> tuple[int, list[str]]:
@@ -162,37 +323,32 @@ def tab_walk(page: Page, steps: int = 150) -> tuple[int, list[str]]:
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_a_tab_walk_over_a_sheet_never_lands_under_the_save_bar(phone: Page, live_server):
+def test_a_tab_walk_over_a_sheet_a_match_and_a_round_edit_never_lands_on_a_hidden_control(
+    phone: Page, live_server
+):
+    """A sheet with the picker open (the sticky save bar below it), a match sheet, a round's
+    correction: no control is more than half hidden when the keyboard reaches it."""
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc", "Nina", "Omar"])
     Round.objects.create(
         game=game, position=1, data={"hands": {"Léa": 3, "Marc": 22, "Nina": 5, "Omar": 15}}
+    )
+    match = Game.objects.create(variant="tambouille", players=["Léa", "Marc", "Nina", "Omar"])
+    Round.objects.create(
+        game=match, position=1, data={"hands": {"Léa": 3, "Marc": 9, "Nina": 12, "Omar": 0}}
+    )
+    dutch = Game.objects.create(variant="dutch", players=["Léa", "Marc", "Nina"])
+    entry = Round.objects.create(
+        game=dutch, position=1, data={"hands": {"Léa": ["KD", "3C"], "Marc": 4, "Nina": 8}}
     )
     phone.goto(f"{live_server.url}/g/{game.edit_key}/")
     phone.locator('.picker button[value="KD"]').tap()  # the picker open on Léa's hand
     expect(phone.locator(".hand.target .chips button")).to_have_count(1)
     reached, obscured = tab_walk(phone)
-    assert obscured == []
-    assert reached > 60  # the whole picker was walked through, the save button included
-    width = phone.viewport_size["width"]
-    shoot(phone, f"12-tab-walk-{width}")
-
-
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-def test_a_tab_walk_over_a_match_sheet_and_a_round_edit_is_never_hidden(page: Page, live_server):
-    match = Game.objects.create(variant="tambouille", players=["Léa", "Marc", "Nina", "Omar"])
-    Round.objects.create(
-        game=match, position=1, data={"hands": {"Léa": 3, "Marc": 9, "Nina": 12, "Omar": 0}}
-    )
-    game = Game.objects.create(variant="dutch", players=["Léa", "Marc", "Nina"])
-    entry = Round.objects.create(
-        game=game, position=1, data={"hands": {"Léa": ["KD", "3C"], "Marc": 4, "Nina": 8}}
-    )
-    for path in (f"/g/{match.edit_key}/", f"/g/{game.edit_key}/rounds/{entry.pk}/edit/"):
-        page.goto(live_server.url + path)
-        reached, obscured = tab_walk(page)
+    assert obscured == [], "the sheet"
+    assert reached > 60, "the sheet"  # the whole picker was walked through, Save included
+    shoot(phone, f"12-tab-walk-{phone.viewport_size['width']}")
+    for path in (f"/g/{match.edit_key}/", f"/g/{dutch.edit_key}/rounds/{entry.pk}/edit/"):
+        phone.goto(live_server.url + path)
+        reached, obscured = tab_walk(phone)
         assert obscured == [], path
         assert reached > 5, path
-
-
-# Without a browser: what every page says of itself, and its times.

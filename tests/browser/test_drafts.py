@@ -12,7 +12,14 @@ from playwright.sync_api import Page, expect
 
 from scoring.referee import engine
 from scoring.store.models import Game, Round
-from tests.browser.helpers import assert_fits_the_phone, draft_holds, no_draft_left, shoot, tap_card
+from tests.browser.helpers import (
+    assert_fits_the_phone,
+    draft_holds,
+    no_draft_left,
+    shoot,
+    step,
+    tap_card,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -173,47 +180,47 @@ def test_clear_empties_the_form_and_its_draft(phone: Page, live_server):
     assert not Round.objects.exists()
 
 
-def test_clear_on_a_correction_brings_back_the_round_as_stored(phone: Page, live_server):
-    """The link went to the page's own address with #round-form: only a jump to the form,
-    the changes and the question left as they were."""
-    game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
-    game.add_round(1, engine.RoundEntry(hands={"Léa": 3, "Marc": 5}))
-    stored = Round.objects.get()
-    phone.goto(f"{live_server.url}/g/{game.edit_key}/rounds/{stored.pk}/edit/")
-    phone.locator("#id_total_1").fill("12")
-    draft_holds(phone, "12")
-    clear = phone.locator(".round-form details.clear")
-    clear.get_by_text("Clear", exact=True).tap()
-    clear.get_by_role("link", name="Yes, clear the form").tap()
-    expect(phone.locator("#id_total_1")).to_have_value("5")  # as stored
-    expect(phone.locator("#id_total_0")).to_have_value("3")
-    expect(phone.locator(".round-form details.clear")).not_to_have_attribute("open", "")
-    no_draft_left(phone)
-    assert Round.objects.get().data["hands"] == {"Léa": 3, "Marc": 5}
-
-
-def test_a_correction_keeps_its_draft_and_saves_to_the_sheets_address(phone: Page, live_server):
+def test_a_correction_clears_back_to_the_round_as_stored_or_keeps_its_draft_and_saves(
+    phone: Page, live_server
+):
+    """Clear on a correction brings back the round as stored (the link went to the page's own
+    address with #round-form: only a jump to the form, the changes and the question left as
+    they were). A correction typed then keeps its draft across a reload, and saves to the
+    sheet's address."""
     game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
     game.add_round(1, engine.RoundEntry(hands={"Léa": 3, "Marc": 5}))
     stored = Round.objects.get()
     edit = f"{live_server.url}/g/{game.edit_key}/rounds/{stored.pk}/edit/"
     phone.goto(edit)
-    phone.locator("#id_total_0").fill("")
-    phone.locator('.hand[data-seat="0"] button[name=negate]').tap()
-    phone.keyboard.type("2")
-    draft_holds(phone, "-2")
-    phone.reload()
-    expect(phone.locator("#id_total_0")).to_have_value("-2")
-    expect(phone.locator("#id_total_1")).to_have_value("5")
-    phone.get_by_role("button", name="Save round 1").tap()
-    expect(phone.locator(".round-form h2")).to_have_text("Round 2")
-    assert urlsplit(phone.url).path == f"/g/{game.edit_key}/"
-    stored.refresh_from_db()
-    assert stored.data["hands"] == {"Léa": -2, "Marc": 5}
-    no_draft_left(phone)
-    phone.goto(edit)
-    expect(phone.locator("#id_total_0")).to_have_value("-2")  # as stored, no old draft
-    shoot(phone, f"23-correction-{phone.viewport_size['width']}")
+    with step("Clear brings back the round as stored"):
+        phone.locator("#id_total_1").fill("12")
+        draft_holds(phone, "12")
+        clear = phone.locator(".round-form details.clear")
+        clear.get_by_text("Clear", exact=True).tap()
+        clear.get_by_role("link", name="Yes, clear the form").tap()
+        expect(phone.locator("#id_total_1")).to_have_value("5")  # as stored
+        expect(phone.locator("#id_total_0")).to_have_value("3")
+        expect(phone.locator(".round-form details.clear")).not_to_have_attribute("open", "")
+        no_draft_left(phone)
+        assert Round.objects.get().data["hands"] == {"Léa": 3, "Marc": 5}
+
+    with step("a correction keeps its draft and saves to the sheet's address"):
+        phone.locator("#id_total_0").fill("")
+        phone.locator('.hand[data-seat="0"] button[name=negate]').tap()
+        phone.keyboard.type("2")
+        draft_holds(phone, "-2")
+        phone.reload()
+        expect(phone.locator("#id_total_0")).to_have_value("-2")
+        expect(phone.locator("#id_total_1")).to_have_value("5")
+        phone.get_by_role("button", name="Save round 1").tap()
+        expect(phone.locator(".round-form h2")).to_have_text("Round 2")
+        assert urlsplit(phone.url).path == f"/g/{game.edit_key}/"
+        stored.refresh_from_db()
+        assert stored.data["hands"] == {"Léa": -2, "Marc": 5}
+        no_draft_left(phone)
+        phone.goto(edit)
+        expect(phone.locator("#id_total_0")).to_have_value("-2")  # as stored, no old draft
+        shoot(phone, f"23-correction-{phone.viewport_size['width']}")
 
 
 def second_scorer(browser, sheet: str) -> Page:
@@ -293,28 +300,30 @@ def test_the_same_round_typed_on_two_phones_is_stored_once(page: Page, live_serv
     assert Round.objects.count() == 1
 
 
-def test_a_round_held_after_another_phone_saved_it_can_be_discarded(page: Page, live_server):
+def test_a_form_follows_the_live_round_or_holds_what_is_typed_until_discarded(
+    page: Page, live_server
+):
+    """Another phone saves a round: a form with nothing typed moves on to the next round by
+    itself; a form with something typed holds it at its round, until "Discard my round"."""
     game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
     page.goto(f"{live_server.url}/g/{game.edit_key}/")
-    page.locator("#id_total_0").tap()
-    page.keyboard.type("4")
-    draft_holds(page, "4")
-    game.add_round(1, engine.RoundEntry(hands={"Léa": 1, "Marc": 2}))  # another phone
-    notice = page.locator(".overtaken")
-    notice.get_by_role("button", name="Discard my round").tap(timeout=10_000)
-    expect(notice).to_be_hidden()
-    expect(page.locator(".round-form h2")).to_have_text("Round 2")
-    expect(page.locator("#id_total_0")).to_have_value("")
-    no_draft_left(page)
-    assert Round.objects.count() == 1
+    with step("nothing typed: the form follows the live round"):
+        game.add_round(1, engine.RoundEntry(hands={"Léa": 1, "Marc": 2}))  # another phone
+        expect(page.locator("button[name=save]")).to_have_text("Save round 2", timeout=10_000)
+        expect(page.locator(".overtaken")).to_be_hidden()
 
-
-def test_a_form_with_nothing_typed_follows_the_live_round(page: Page, live_server):
-    game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
-    page.goto(f"{live_server.url}/g/{game.edit_key}/")
-    game.add_round(1, engine.RoundEntry(hands={"Léa": 1, "Marc": 2}))  # another phone
-    expect(page.locator("button[name=save]")).to_have_text("Save round 2", timeout=10_000)
-    expect(page.locator(".overtaken")).to_be_hidden()
+    with step("something typed: held at its round, then discarded"):
+        page.locator("#id_total_0").tap()
+        page.keyboard.type("4")
+        draft_holds(page, "4")
+        game.add_round(2, engine.RoundEntry(hands={"Léa": 1, "Marc": 2}))  # another phone
+        notice = page.locator(".overtaken")
+        notice.get_by_role("button", name="Discard my round").tap(timeout=10_000)
+        expect(notice).to_be_hidden()
+        expect(page.locator(".round-form h2")).to_have_text("Round 3")
+        expect(page.locator("#id_total_0")).to_have_value("")
+        no_draft_left(page)
+        assert Round.objects.count() == 2
 
 
 def test_a_game_ended_on_another_phone_takes_the_form_away(page: Page, live_server):

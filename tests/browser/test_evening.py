@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from scoring.referee import engine
 from scoring.store.models import Game
-from tests.browser.helpers import SCREENSHOTS, SHOOTING, assert_fits_the_phone, shoot
+from tests.browser.helpers import SCREENSHOTS, SHOOTING, assert_fits_the_phone, shoot, step
 from tests.helpers import EXAMPLES, evening_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -254,34 +254,31 @@ def test_the_oldest_rounds_a_viewer_brought_stay_when_the_sheet_updates_live(
 
 def test_the_share_panel_shares_the_read_only_link_or_copies_it(phone: Page, live_server):
     """Sharing was a QR code and a raw address: no share sheet, no copy button. Where the
-    phone has a share sheet, the button opens it with the read-only link; elsewhere it copies
-    the link."""
+    phone has a share sheet, the button opens it with the read-only link; elsewhere (a phone
+    in French here) it copies the link."""
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
     link = f"{live_server.url}/s/{game.share_key}/"
-    phone.add_init_script(
-        "window.shared = []; navigator.share = (data) => { window.shared.push(data.url);"
-        " return Promise.resolve(); };"
-    )
-    phone.goto(f"{live_server.url}/g/{game.edit_key}/")
-    button = phone.locator(".share button[data-share]")
-    expect(button).to_be_hidden()  # until the panel is opened
-    phone.locator("summary", has_text="Show the scores on other phones").tap()
-    expect(button).to_have_text("Share the link")
-    button.tap()
-    assert phone.evaluate("window.shared") == [link]
-    assert_fits_the_phone(phone)
+    with step("a share sheet"):
+        phone.add_init_script(
+            "window.shared = []; navigator.share = (data) => { window.shared.push(data.url);"
+            " return Promise.resolve(); };"
+        )
+        phone.goto(f"{live_server.url}/g/{game.edit_key}/")
+        button = phone.locator(".share button[data-share]")
+        expect(button).to_be_hidden()  # until the panel is opened
+        phone.locator("summary", has_text="Show the scores on other phones").tap()
+        expect(button).to_have_text("Share the link")
+        button.tap()
+        assert phone.evaluate("window.shared") == [link]
+        assert_fits_the_phone(phone)
 
-
-def test_without_a_share_sheet_the_button_copies_the_link_in_french(page: Page, live_server):
-    in_french(page, live_server)
-    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page.add_init_script("delete Navigator.prototype.share; delete navigator.share;")
-    game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
-    page.goto(f"{live_server.url}/g/{game.edit_key}/")
-    page.locator("summary", has_text="Afficher les scores sur d’autres téléphones").tap()
-    button = page.locator(".share button[data-share]")
-    expect(button).to_have_text("Copier le lien")
-    button.tap()
-    expect(button).to_have_text("Lien copié")
-    copied = page.evaluate("navigator.clipboard.readText()")
-    assert copied == f"{live_server.url}/s/{game.share_key}/"
+    with step("no share sheet, in French"):
+        in_french(phone, live_server)
+        phone.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        phone.add_init_script("delete Navigator.prototype.share; delete navigator.share;")
+        phone.reload()
+        phone.locator("summary", has_text="Afficher les scores sur d’autres téléphones").tap()
+        expect(button).to_have_text("Copier le lien")
+        button.tap()
+        expect(button).to_have_text("Lien copié")
+        assert phone.evaluate("navigator.clipboard.readText()") == link

@@ -12,9 +12,7 @@ from playwright.sync_api import Page, expect
 
 from scoring.store.models import Game, RuleSet
 from tests.browser.helpers import (
-    NAMES,
     assert_fits_the_phone,
-    axe_violations,
     controlled,
     kept,
     shoot,
@@ -119,27 +117,22 @@ def test_chez_mamie_is_built_saved_played_and_exported(phone: Page, live_server)
     shoot(page, f"22-house-rules-page-{width}")
 
 
-@pytest.mark.parametrize(("width", "height", "language"), [(390, 844, "en"), (360, 740, "fr")])
-def test_save_as_redirects_so_back_and_reload_send_nothing_again(
-    page: Page, live_server, width, height, language
-):
+def test_save_as_redirects_so_back_and_reload_send_nothing_again(page: Page, live_server):
     """After Save as…, Back asked to confirm a form resubmission. The save answers
     with a redirect to the page showing the set just saved, with the players typed: a reload
-    or Back sends nothing again, and the names stay."""
+    or Back sends nothing again, and the names stay. In French at 360×740 (the builder's other
+    tests are in English)."""
+    width, height, language = 360, 740, "fr"
     page.set_viewport_size({"width": width, "height": height})
     host = live_server.url.split("//", 1)[1].split(":")[0]
     page.context.add_cookies(
         [{"name": "django_language", "value": language, "domain": host, "path": "/"}]
     )
-    words = {
-        "en": ("Player 3 deals first", "Save as…", "Saved as “Chez Mamie”"),
-        "fr": (
-            "Le joueur 3 distribue en premier",
-            "Enregistrer sous…",
-            "Enregistrées sous «\u202fChez Mamie\u202f»",
-        ),
-    }
-    deals, save, saved = words[language]
+    deals, save, saved = (
+        "Le joueur 3 distribue en premier",
+        "Enregistrer sous…",
+        "Enregistrées sous «\u202fChez Mamie\u202f»",
+    )
     posts = []  # the posts that change something (not the sample round's)
 
     def note(request):
@@ -276,36 +269,3 @@ def test_the_phones_saved_rules_open_offline_as_last_known(page: Page, live_serv
     expect(page.locator("#offline-banner")).to_be_visible()
     expect(page.locator(".differences")).to_have_text("joker −6")
     expect(page.locator("h1")).to_have_text("Chez Mamie")
-
-
-@pytest.mark.parametrize(
-    ("scheme", "language"),
-    [
-        pytest.param("light", "en", marks=pytest.mark.browser_context_args(color_scheme="light")),
-        pytest.param("dark", "fr", marks=pytest.mark.browser_context_args(color_scheme="dark")),
-    ],
-)
-def test_axe_finds_no_violation_on_the_house_rules_pages(page: Page, live_server, scheme, language):
-    host = live_server.url.split("//", 1)[1].split(":")[0]
-    page.context.add_cookies(
-        [{"name": "django_language", "value": language, "domain": host, "path": "/"}]
-    )
-    rule_set = RuleSet.objects.create(
-        name="Chez Mamie",
-        variant="tamalou",
-        settings={"joker_value": -5, "card_values": {"KH": -1}, "call_penalty": 10},
-    )
-    found = {}
-    for path in [
-        "/new/koubo/",
-        f"/new/tamalou/?rules={rule_set.key}",
-        f"/h/{rule_set.key}/",
-        f"/h/{rule_set.key}/edit/",
-    ]:
-        page.goto(live_server.url + path)
-        if page.locator("#builder:not([open]) summary").count():
-            page.locator("#builder summary").tap()
-        problems = axe_violations(page) + page.evaluate(NAMES)
-        if problems:
-            found[path] = problems
-    assert found == {}, "\n".join(f"{p}:\n  " + "\n  ".join(v) for p, v in found.items())

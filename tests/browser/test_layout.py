@@ -6,25 +6,20 @@ tables cut off."""
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from scoring.store.models import Game, Table
+from scoring.store.models import Game
 from tests.browser.helpers import (
-    NAMES,
     SCREENSHOTS,
     SHOOTING,
     assert_fits_the_phone,
-    axe_violations,
+    busy_table,
     shoot,
 )
-from tests.web.helpers import HOUSE, HOUSE_SEATS, finished_dutch_game, house_table, stored_game
-
-# A busy table: six players, some of long names, nine games of three variants.
-CROWD = ["Léa", "Marc-Antoine", "Nina", "Omar", "Paul", "Bérénice"]
+from tests.web.helpers import HOUSE, HOUSE_SEATS, finished_dutch_game, house_table
 
 # Every cell of the page's tables that leaves the screen, or whose text leaves its cell
 # (a header kept only for screen readers, 1 px wide, is not shown).
@@ -34,22 +29,6 @@ CUT_OFF = """() => [...document.querySelectorAll('main table')].flatMap((table) 
     if (box.width <= 1 || !cell.offsetParent) return false;
     return box.left < 0 || box.right > innerWidth + 0.5 || cell.scrollWidth > cell.clientWidth + 1;
   }).map((cell) => cell.outerHTML.slice(0, 100)))"""
-
-
-def busy_table() -> Table:
-    """Nine finished games of four rounds each: five or six players, three variants, calls."""
-    table = Table.objects.create(name="Jeudis chez Léa", players=CROWD)
-    rng = random.Random(3)
-    for n in range(9):
-        variant = ["tamalou", "gabo", "dutch"][n % 3] if n % 4 else "tamalou"
-        players = CROWD if n % 2 else CROWD[:5]
-        rounds = [[rng.randint(0, 30) for _ in players] for _ in range(4)]
-        callers = [rng.choice(players) for _ in rounds]
-        game = stored_game(
-            players, rounds, variant=variant, settings={"rounds": 4}, callers=callers
-        )
-        table.attach(game)
-    return table
 
 
 def phone_in(browser: Browser, live_server, width, height, language, js=True, scheme="light"):
@@ -81,22 +60,13 @@ def start_box_bottom(page: Page) -> float:
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize(
-    ("width", "height", "language", "line"),
-    [
-        # "reset" in French is the referee's word (the .po), whichever it is.
-        (
-            360,
-            740,
-            "fr",
-            re.compile("^Règles de la maison\u202f: manches 3, limite 100, \\S+ 100 → 50\\s*$"),
-        ),
-        (390, 844, "en", "House rules: rounds 3, limit 100, reset 100 → 50"),
-    ],
-)
 def test_a_tables_next_game_starts_on_the_first_screen_its_house_rules_in_one_line(
-    browser: Browser, live_server, width, height, language, line
+    browser: Browser, live_server
 ):
+    """In French at 360×740, where the line is longest and the screen shortest."""
+    width, height, language = 360, 740, "fr"
+    # "reset" in French is the referee's word (the .po), whichever it is.
+    line = re.compile("^Règles de la maison\u202f: manches 3, limite 100, \\S+ 100 → 50\\s*$")
     table = house_table()
     context = phone_in(browser, live_server, width, height, language)
     page = context.new_page()
@@ -148,10 +118,9 @@ def test_the_folded_house_rules_unfold_and_change(browser: Browser, live_server,
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize(
-    ("width", "height", "language"), [(390, 844, "en"), (360, 740, "fr")], ids=["en-390", "fr-360"]
-)
-def test_a_busy_tables_page_fits_the_phone(browser: Browser, live_server, width, height, language):
+def test_a_busy_tables_page_and_its_statistics_fit_the_small_phone(browser: Browser, live_server):
+    """In French at 360×740, where the longer words have the least room."""
+    width, height, language = 360, 740, "fr"
     table = busy_table()
     context = phone_in(browser, live_server, width, height, language)
     page = context.new_page()
@@ -162,25 +131,14 @@ def test_a_busy_tables_page_fits_the_phone(browser: Browser, live_server, width,
     assert page.evaluate(CUT_OFF) == []
     # Each player's round figures say what they are.
     first = page.locator("#standings tbody tr").first
-    label = {"en": "Average hand", "fr": "Main moyenne"}[language]
-    expect(first.locator("td[data-label]").nth(1)).to_have_attribute("data-label", label)
+    expect(first.locator("td[data-label]").nth(1)).to_have_attribute("data-label", "Main moyenne")
     assert_fits_the_phone(page)
     shoot(page, f"phone-table-{language}-{width}")
     if SHOOTING:
         page.locator("#standings").screenshot(
             path=SCREENSHOTS / f"phone-table-standings-{language}-{width}.png"
         )
-    context.close()
 
-
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-def test_the_statistics_of_a_busy_table_fit_the_phone(browser: Browser, live_server):
-    """At the narrower phone, where the statistics have least room."""
-    width, height = 360, 740
-    table = busy_table()
-    context = phone_in(browser, live_server, width, height, "en")
-    page = context.new_page()
     for game in table.games.all():  # this phone's games
         page.goto(f"{live_server.url}/g/{game.edit_key}/")
     page.goto(f"{live_server.url}/stats/")
@@ -209,32 +167,3 @@ def test_a_sheet_of_eight_long_names_fits_the_small_phone(page: Page, live_serve
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert page.evaluate(CUT_OFF) == []
     shoot(page, "phone-sheet-eight-players-360")
-
-
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize(("scheme", "language"), [("light", "en"), ("dark", "fr")])
-def test_axe_finds_no_violation_on_the_pages_made_to_fit(
-    browser: Browser, live_server, scheme, language
-):
-    """The next game's folded house rules, a busy table's standings and face to face, the
-    statistics' rows by game: WCAG 2.2 AA, every <details> opened (axe, as
-    test_accessibility.py runs it)."""
-    table = house_table()
-    busy = busy_table()
-    context = phone_in(browser, live_server, 360, 740, language, scheme=scheme)
-    page = context.new_page()
-    for game in busy.games.all():  # this phone's games, for the statistics
-        page.goto(f"{live_server.url}/g/{game.edit_key}/")
-    found = {}
-    for path in [
-        f"/new/tamalou/?table={table.edit_key}",
-        f"/t/{busy.edit_key}/?a=L%C3%A9a&b=Marc-Antoine",
-        "/stats/",
-    ]:
-        page.goto(live_server.url + path)
-        problems = page.evaluate(NAMES) + axe_violations(page)
-        if problems:
-            found[path] = problems
-    assert found == {}, "\n".join(f"{p}:\n  " + "\n  ".join(v) for p, v in found.items())
-    context.close()

@@ -21,6 +21,7 @@ from tests.browser.helpers import (
     kept,
     no_draft_left,
     shoot,
+    step,
     tap_card,
     totals,
 )
@@ -83,52 +84,46 @@ def test_installable_the_manifest_and_a_worker_in_control(page: Page, live_serve
     assert kept(page, "/")
 
 
-def test_offline_the_sheet_and_the_rules_open_as_last_known(page: Page, live_server):
+def test_offline_the_sheet_as_last_shown_and_the_rules_open_as_last_known(page: Page, live_server):
+    """The sheet kept follows what the screen shows (a round saved online, without a reload,
+    is in it); offline, it opens as last known, and so do the rules pages the worker kept."""
     game = Game.objects.create(variant="tamalou", players=PLAYERS)
     game.add_round(1, rnd({"Léa": 3, "Marc": 12, "Nina": 8, "Omar": 20}, caller="Léa"))
     sheet = f"/g/{game.edit_key}/"
     page.goto(live_server.url + sheet)
     controlled(page)
-    assert kept(page, sheet) and kept(page, "/rules/dutch/") and kept(page, "/rules/", "fr")
-    online_totals = totals(page)
+    with step("kept online"):
+        assert kept(page, sheet) and kept(page, "/rules/dutch/") and kept(page, "/rules/", "fr")
+        enter_typed_round(page, ["5", "2", "9", "11"], "Marc")  # saved online, no reload
+        page.get_by_role("button", name="Save round 2").tap()
+        expect(page.locator(".round-form h2")).to_have_text("Round 3")
+        assert kept(page, sheet, showing='id="round-2"')
+        online_totals = totals(page)
 
-    page.context.set_offline(True)
-    page.reload()
-    banner = page.locator("#offline-banner")
-    expect(banner).to_be_visible()
-    expect(banner).to_have_text(re.compile(r"^Offline: last known state, since .*\d{1,2}:\d\d"))
-    assert totals(page) == online_totals
-    expect(page.locator("#history #round-1")).to_be_visible()
-    assert_fits_the_phone(page)
-    shoot(page, "20-offline-sheet-390")
+    with step("the sheet offline"):
+        page.context.set_offline(True)
+        page.reload()
+        banner = page.locator("#offline-banner")
+        expect(banner).to_be_visible()
+        expect(banner).to_have_text(re.compile(r"^Offline: last known state, since .*\d{1,2}:\d\d"))
+        assert totals(page) == online_totals
+        expect(page.locator("#history #round-1")).to_be_visible()
+        expect(page.locator("#history #round-2")).to_be_visible()
+        expect(page.locator(".round-form h2")).to_have_text("Round 3")
+        assert_fits_the_phone(page)
+        shoot(page, "20-offline-sheet-390")
 
-    # The sheet's link to its rules carries the house settings: the variant's page opens.
-    page.locator(".rules-link").tap()
-    expect(page.locator("h1")).to_have_text("Tamalou (classic)")
-    expect(banner).to_be_visible()
-    page.locator("header.bar").get_by_role("link", name="Rules").tap()
-    expect(banner).to_be_visible()
-    page.get_by_role("link", name=re.compile(r"^Dutch")).first.tap()
-    expect(page.locator("h1")).to_contain_text("Dutch")
-    expect(banner).to_contain_text("last known state")
-    shoot(page, "21-offline-rules-390")
-
-
-def test_the_kept_sheet_follows_what_the_screen_shows(page: Page, live_server):
-    game = Game.objects.create(variant="tamalou", players=PLAYERS)
-    sheet = f"/g/{game.edit_key}/"
-    page.goto(live_server.url + sheet)
-    controlled(page)
-    assert kept(page, sheet)
-    enter_typed_round(page, ["3", "12", "8", "20"], "Léa")  # saved online, without a reload
-    page.get_by_role("button", name="Save round 1").tap()
-    expect(page.locator(".round-form h2")).to_have_text("Round 2")
-    assert kept(page, sheet, showing='id="round-1"')
-    page.context.set_offline(True)
-    page.reload()
-    expect(page.locator("#offline-banner")).to_be_visible()
-    expect(page.locator("#history #round-1")).to_be_visible()
-    expect(page.locator(".round-form h2")).to_have_text("Round 2")
+    with step("the rules offline"):
+        # The sheet's link to its rules carries the house settings: the variant's page opens.
+        page.locator(".rules-link").tap()
+        expect(page.locator("h1")).to_have_text("Tamalou (classic)")
+        expect(banner).to_be_visible()
+        page.locator("header.bar").get_by_role("link", name="Rules").tap()
+        expect(banner).to_be_visible()
+        page.get_by_role("link", name=re.compile(r"^Dutch")).first.tap()
+        expect(page.locator("h1")).to_contain_text("Dutch")
+        expect(banner).to_contain_text("last known state")
+        shoot(page, "21-offline-rules-390")
 
 
 def test_offline_pages_follow_the_language_the_phone_chose(page: Page, live_server):
@@ -269,55 +264,65 @@ def test_a_round_entered_offline_survives_closing_the_browser_and_is_saved_once(
     context.close()
 
 
-@pytest.mark.parametrize("choice", ["drop", "next", "replace"])
 def test_a_round_another_phone_saved_meanwhile_is_shown_with_mine_and_the_table_chooses(
-    page: Page, live_server, choice
+    page: Page, live_server
 ):
+    """Three rounds kept offline while another phone saved the same round: each time both are
+    shown, and the table keeps theirs and drops mine, adds mine as the next round, or replaces
+    theirs with mine."""
     game = Game.objects.create(variant="tamalou", players=PLAYERS)
     page.goto(f"{live_server.url}/g/{game.edit_key}/")
     controlled(page)
-    page.context.set_offline(True)
-    enter_typed_round(page, ["3", "12", "8", "20"], "Léa")
-    page.get_by_role("button", name="Save round 1").tap()
-    expect(page.locator("#pending")).to_be_visible()
-
-    # Meanwhile another phone saves its own round 1.
     theirs = {"Léa": 5, "Marc": 6, "Nina": 7, "Omar": 9}
-    Game.objects.get(pk=game.pk).add_round(1, rnd(theirs))
-    page.context.set_offline(False)
-
-    conflict = page.locator("#pending .pending-conflict")
-    expect(conflict).to_be_visible()
-    expect(conflict).to_contain_text("Round 1 was saved from another phone meanwhile.")
-    expect(conflict.locator(".theirs .round")).to_contain_text("Nobody called")
-    expect(conflict.locator(".theirs tbody tr").nth(3)).to_contain_text("Omar")
-    expect(conflict.locator(".theirs tbody tr").nth(3)).to_contain_text("9")
-    expect(page.locator("#pending .pending-hands li").nth(3)).to_have_text("Omar 20")
-    assert_fits_the_phone(page)
-    shoot(page, "23-offline-conflict-390")
-    assert [r.data["hands"] for r in Round.objects.all()] == [theirs]
-
     mine = {"Léa": 3, "Marc": 12, "Nina": 8, "Omar": 20}
-    if choice == "drop":
+    conflict = page.locator("#pending .pending-conflict")
+
+    def both_shown(number: int) -> None:
+        """Mine kept offline as round ``number``, theirs saved meanwhile: both are shown."""
+        page.context.set_offline(True)
+        enter_typed_round(page, [str(mine[p]) for p in PLAYERS], "Léa")
+        page.get_by_role("button", name=f"Save round {number}").tap()
+        expect(page.locator("#pending")).to_be_visible()
+        Game.objects.get(pk=game.pk).add_round(number, rnd(theirs))  # another phone
+        page.context.set_offline(False)
+        expect(conflict).to_be_visible()
+        expect(conflict).to_contain_text(f"Round {number} was saved from another phone meanwhile.")
+        expect(conflict.locator(".theirs .round")).to_contain_text("Nobody called")
+        expect(conflict.locator(".theirs tbody tr").nth(3)).to_contain_text("Omar")
+        expect(conflict.locator(".theirs tbody tr").nth(3)).to_contain_text("9")
+        expect(page.locator("#pending .pending-hands li").nth(3)).to_have_text("Omar 20")
+
+    def stored() -> list[dict]:
+        return [r.data["hands"] for r in Round.objects.order_by("position")]
+
+    with step("keep theirs, drop mine"):
+        both_shown(1)
+        assert_fits_the_phone(page)
+        shoot(page, "23-offline-conflict-390")
+        assert stored() == [theirs]
         conflict.get_by_role("button", name="Keep theirs, drop mine").tap()
         expect(page.locator("#pending")).to_be_hidden()
         expect(page.locator("#history #round-1")).to_be_visible()  # the live sheet
-        assert [r.data["hands"] for r in Round.objects.all()] == [theirs]
-    elif choice == "next":
-        conflict.get_by_role("button", name="Add mine as round 2").tap()
-        expect(page.locator("#history #round-2")).to_be_visible()
+        expect(page.locator(".round-form h2")).to_have_text("Round 2")
+        assert stored() == [theirs]
+
+    with step("add mine as the next round"):
+        both_shown(2)
+        conflict.get_by_role("button", name="Add mine as round 3").tap()
+        expect(page.locator("#history #round-3")).to_be_visible()
         expect(page.locator("#pending")).to_be_hidden()
-        expect(page.locator(".round-form h2")).to_have_text("Round 3")
-        stored = [r.data["hands"] for r in Round.objects.order_by("position")]
-        assert stored == [theirs, mine]
-    else:
+        expect(page.locator(".round-form h2")).to_have_text("Round 4")
+        assert stored() == [theirs, theirs, mine]
+
+    with step("replace theirs with mine"):
+        both_shown(4)
         conflict.get_by_role("button", name="Replace theirs with mine").tap()
-        expect(page.locator("#history #round-1")).to_contain_text("edited")
+        expect(page.locator("#history #round-4")).to_contain_text("edited")
         expect(page.locator("#pending")).to_be_hidden()
-        stored = Round.objects.get()
-        assert stored.data["hands"] == mine and stored.edits == 1
-    page.reload()
-    expect(page.locator("#pending")).to_be_hidden()  # nothing left on the phone
+        assert stored() == [theirs, theirs, mine, mine]
+        assert Round.objects.get(position=4).edits == 1
+        page.reload()
+        expect(page.locator("#pending")).to_be_hidden()  # nothing left on the phone
 
 
 def test_a_round_the_referee_refuses_comes_back_into_the_form(page: Page, live_server):

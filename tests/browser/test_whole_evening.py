@@ -1,7 +1,7 @@
 """A whole evening at a table, on two touch phones: the scorer's, and a viewer's by the share
 link, each on its own server process as `make serve` runs them (the viewer's sheet polls its
-live part). A Tamalou game that ends past 100 (a house rule), in French at 360×740
-and in English at 390×844: a refused round shows every error at once; a deleted round comes
+live part). A Tamalou game that ends past 100 (a house rule), scored in French at 360×740 and
+followed in English at 390×844: a refused round shows every error at once; a deleted round comes
 back with Undo, and the message saying so goes with the next save; a refused correction says
 why; a correction shows the corrected round open and in view; the game ends and a rematch
 starts. Neither phone logs a console error or warning."""
@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import ConsoleMessage, Page, expect
 
+from tests.browser.conftest import PHONE
 from tests.browser.helpers import assert_fits_the_phone, shoot
 from tests.servers import app_servers
 
@@ -22,23 +23,9 @@ pytestmark = [
 
 PLAYERS = ["Léa", "Marc", "Nina", "Omar"]
 WORDS = {
-    "en": {
-        "start": "Start the game",
-        "save": "Save round {n}",
-        "round": "Round {n}",
-        "blank": "Enter this player's cards or hand total.",
-        "lowest": "is impossible",
-        "whole": "there are no half points",
-        "delete": "Delete",
-        "confirm": "Delete round {n}",
-        "undo": "Undo",
-        "back": "The round is back.",
-        "edit": "Edit",
-        "invalid": "This would make round 3 invalid",
+    "en": {  # the viewer's
         "played": "{n} rounds played",
         "over": "Game over",
-        "winner": "Winner",
-        "rematch": "Rematch: same players, the deal moves on",
     },
     "fr": {
         "start": "Commencer la partie",
@@ -84,14 +71,17 @@ def play(page: Page, words: dict, number: int, totals: list[str], caller: str) -
 
 
 def test_a_whole_evening_on_two_phones(page: Page, browser, tmp_path):
+    """The scorer in French at 360×740, the viewer in English at 390×844."""
     with app_servers(tmp_path) as (a, b):
-        for language, width, height in (("fr", 360, 740), ("en", 390, 844)):
-            evening(page, browser, a, b, language, {"width": width, "height": height})
+        evening(page, browser, a, b, ("fr", {"width": 360, "height": 740}), ("en", PHONE))
 
 
-def evening(page: Page, browser, a: str, b: str, language: str, size: dict) -> None:
-    """The scorer's phone on server ``a``, the viewer's on server ``b``."""
+def evening(page: Page, browser, a: str, b: str, scoring: tuple, viewing: tuple) -> None:
+    """The scorer's phone on server ``a``, the viewer's on server ``b``, each in its language
+    and size."""
+    language, size = scoring
     words, name = WORDS[language], f"{language}-{size['width']}"
+    seen = WORDS[viewing[0]]  # what the viewer reads
     scorer = page
     scorer.set_viewport_size(size)
     scorer.context.add_cookies([{"name": "django_language", "value": language, "url": a}])
@@ -107,9 +97,9 @@ def evening(page: Page, browser, a: str, b: str, language: str, size: dict) -> N
     expect(scorer.locator(".round-form h2")).to_have_text(words["round"].format(n=1))
     share = scorer.locator(".share-url").get_attribute("href").split("/s/", 1)[1]
 
-    viewing = browser.new_context(viewport=size, has_touch=True, is_mobile=True)
-    viewing.add_cookies([{"name": "django_language", "value": language, "url": b}])
-    viewer = viewing.new_page()
+    viewer_context = browser.new_context(viewport=viewing[1], has_touch=True, is_mobile=True)
+    viewer_context.add_cookies([{"name": "django_language", "value": viewing[0], "url": b}])
+    viewer = viewer_context.new_page()
     viewer_logged = watch_console(viewer)
     with viewer.expect_response(lambda answer: "/live/" in answer.url, timeout=10_000):
         viewer.goto(f"{b}/s/{share}")  # and its first poll
@@ -129,7 +119,7 @@ def evening(page: Page, browser, a: str, b: str, language: str, size: dict) -> N
     shoot(scorer, f"30-evening-refused-round-{name}")
     play(scorer, words, 1, ["3", "12", "8", "30"], "Léa")
     play(scorer, words, 2, ["4", "20", "9", "30"], "Léa")
-    expect(viewer.locator("#live-top .status")).to_contain_text(words["played"].format(n=2))
+    expect(viewer.locator("#live-top .status")).to_contain_text(seen["played"].format(n=2))
 
     assert (scorer_logged, viewer_logged) == ([], [])  # no console error so far
 
@@ -142,7 +132,7 @@ def evening(page: Page, browser, a: str, b: str, language: str, size: dict) -> N
     shoot(scorer, f"31-evening-round-back-{name}")
     play(scorer, words, 3, ["2", "10", "7", "30"], "Léa")
     expect(scorer.locator("#messages")).not_to_contain_text(words["back"])  # said once
-    expect(viewer.locator("#live-top .status")).to_contain_text(words["played"].format(n=3))
+    expect(viewer.locator("#live-top .status")).to_contain_text(seen["played"].format(n=3))
 
     assert (scorer_logged, viewer_logged) == ([], [])  # no console error so far
 
@@ -175,18 +165,18 @@ def evening(page: Page, browser, a: str, b: str, language: str, size: dict) -> N
     scorer.locator(".calls label", has_text="Léa").first.tap()
     scorer.get_by_role("button", name=words["save"].format(n=4)).tap()
     expect(scorer.locator(".result .winners")).to_contain_text(words["winner"])
-    expect(viewer.locator("#live-top .status")).to_contain_text(words["over"])
+    expect(viewer.locator("#live-top .status")).to_contain_text(seen["over"])
     assert_fits_the_phone(scorer)
     assert_fits_the_phone(viewer)
     shoot(scorer, f"34-evening-game-over-{name}")
-    shoot(viewer, f"35-evening-viewer-{name}")
+    shoot(viewer, f"35-evening-viewer-{viewing[0]}-{viewing[1]['width']}")
     scorer.get_by_role("button", name=words["rematch"]).tap()
     expect(scorer.locator(".round-form h2")).to_have_text(words["round"].format(n=1))
 
     # The viewer leaves the page before its context closes (a run once stood still here,
     # between the last screenshot and the end, until it was killed 17 minutes later).
     viewer.goto("about:blank")
-    viewing.close()
+    viewer_context.close()
     scorer.context.clear_cookies()
     assert scorer_logged == []
     assert viewer_logged == []

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from scoring.store.models import Game
+from scoring.store.models import Game, Round
 from tests.browser.helpers import (
     SCREENSHOTS,
     SHOOTING,
@@ -167,3 +167,21 @@ def test_a_sheet_of_eight_long_names_fits_the_small_phone(page: Page, live_serve
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert page.evaluate(CUT_OFF) == []
     shoot(page, "phone-sheet-eight-players-360")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_match_of_four_shows_every_name_over_its_column_on_the_small_phone(
+    browser: Browser, live_server
+):
+    """Tambouille's turn rounds in French at 360 px: "Tour", four names and the edit column."""
+    game = Game.objects.create(variant="tambouille", players=["Léa", "Marc", "Nina", "Omar"])
+    for position, counts in enumerate([(14, 12, 19, 11), (9, 3, 12, 8)], start=1):
+        hands = dict(zip(game.players, counts, strict=True))
+        Round.objects.create(game=game, position=position, data={"hands": hands})
+    context = phone_in(browser, live_server, 360, 740, "fr")
+    page = context.new_page()
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    expect(page.locator(".turns thead th").nth(4)).to_have_text("Omar")
+    assert page.evaluate(CUT_OFF) == []
+    context.close()

@@ -188,16 +188,33 @@ class Game(models.Model):
     # read once for this loaded game (``refresh_from_db`` forgets them).
 
     def refresh_from_db(self, *args, **kwargs) -> None:
-        for memo in ("_live_rounds", "_sheet", "_summary"):
-            self.__dict__.pop(memo, None)
+        self.forget_reads()
         super().refresh_from_db(*args, **kwargs)
 
+    def forget_reads(self) -> None:
+        for memo in ("_live_rounds", "_sheet", "_summary"):
+            self.__dict__.pop(memo, None)
+
     def read_with_rounds(self) -> None:
-        """Read the game again with its rounds, as one change left them: under its row lock,
-        which waits for a change under way (a rename rewrites the players and every round),
-        so that a page never meets rounds newer than the game it scores them with."""
-        with self._locked():
-            self.live_rounds()
+        """Read the game again with its rounds, as one change left them: the rounds joined
+        with their game in one query, and one statement sees the database in one state, so a
+        page never meets rounds newer than the game it scores them with (a rename rewrites
+        the players and every round) and waits for no write. A game without rounds is read
+        alone, then its rounds asked for again (a first round saved meanwhile comes with the
+        game as it left it)."""
+        for attempt in range(2):
+            rounds = list(self.rounds.live().select_related("game").order_by("position"))
+            if rounds:
+                read = rounds[0].game
+                self.forget_reads()
+                for field in self._meta.concrete_fields:
+                    setattr(self, field.attname, getattr(read, field.attname))
+                for entry in rounds:
+                    entry.game = self
+                break
+            if attempt == 0:
+                self.refresh_from_db()
+        self._live_rounds = rounds
 
     def live_rounds(self) -> list[Round]:
         """The rounds in order."""

@@ -414,11 +414,12 @@ def round_to_json(entry: RoundEntry) -> dict[str, object]:
     return data
 
 
-def rename_in_round(data: dict, old: str, new: str) -> dict:
-    """A stored round (as ``round_to_json`` writes it) with player ``old`` called ``new``."""
+def rename_in_round(data: dict, names: dict[str, str]) -> dict:
+    """A stored round (as ``round_to_json`` writes it) with each player named in ``names``
+    called by its value there, all at once (two players may swap names)."""
 
     def name(value: object) -> object:
-        return new if value == old else value
+        return names.get(value, value) if isinstance(value, str) else value
 
     renamed = dict(data)
     renamed["hands"] = {name(p): hand for p, hand in data.get("hands", {}).items()}

@@ -345,8 +345,9 @@ class Game(models.Model):
 
     def add_round(self, number: int, entry: engine.RoundEntry) -> Round:
         """Store round ``number``; Conflict if the game has another number of rounds now."""
-        data = gamefile.round_to_json(entry)
+        typed_for = list(self.players)
         with self._locked():
+            entry, data = self._named_now(entry, typed_for, number)
             rounds = self.live_rounds()
             same = rounds[number - 1] if 0 < number <= len(rounds) else None
             if same is not None and same.data == data:
@@ -364,11 +365,13 @@ class Game(models.Model):
 
     def replace_round(self, round_id: int, edits: int | None, entry: engine.RoundEntry) -> None:
         """Correct a round; Conflict if it was corrected or deleted since ``edits``."""
+        typed_for = list(self.players)
         with self._locked():
             found = self.round_numbered(round_id)
             if found is None or found[0].edits != edits:
                 raise Conflict
             current, number = found
+            entry, _ = self._named_now(entry, typed_for, number)
             rounds = self.entries()
             sheet = engine.score_game(
                 self.as_entry([*rounds[: number - 1], entry, *rounds[number:]])
@@ -379,6 +382,18 @@ class Game(models.Model):
                 updated_at=timezone.now(),
             )
             self._store(sheet)
+
+    def _named_now(
+        self, entry: engine.RoundEntry, typed_for: list[str], number: int
+    ) -> tuple[engine.RoundEntry, dict]:
+        """``entry``, typed for the players as they were named then (``typed_for``), with
+        their names as the game has them now: a player renamed at the table meanwhile keeps
+        the seat the round was typed for. Its data as stored too."""
+        data = gamefile.round_to_json(entry)
+        if typed_for == self.players or len(typed_for) != len(self.players):
+            return entry, data
+        data = gamefile.rename_in_round(data, dict(zip(typed_for, self.players, strict=True)))
+        return gamefile.round_from_json(data, number), data
 
     def delete_round(self, round_id: int) -> None:
         """Set a round aside (undo puts it back); Conflict if it is already gone."""
@@ -474,7 +489,7 @@ class Game(models.Model):
             engine.check_players(players, len(players), len(players))
             rounds = list(self.rounds.order_by("position"))
             for stored in rounds:
-                stored.data = gamefile.rename_in_round(stored.data, old, new)
+                stored.data = gamefile.rename_in_round(stored.data, {old: new})
             self.players = players
             live = [stored for stored in rounds if stored.deleted_at is None]
             sheet = engine.score_game(self.as_entry(self.entries(live)))

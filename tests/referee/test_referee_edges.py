@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from scoring.referee import engine
+from scoring.referee import engine, gamefile
 from scoring.referee.cards import (
     Card,
     format_points,
@@ -1664,3 +1664,23 @@ def test_cabo_tied_caller_pays_no_difference_and_a_caller_at_0_gives_nothing():
     zero = last(play("cabo_bruxellois", "Léa Marc", rnd({"Léa": "KH 2S", "Marc": 4}, "Léa")))
     assert zero.hand_totals["Léa"] == 0 and zero.scores == {"Léa": 0, "Marc": 4}
     assert texts(zero) == ["Everyone scores their hand total; a negative total counts as 0."]
+
+
+def test_a_round_renamed_renames_every_mention_at_once_and_nothing_else():
+    data = {
+        "hands": {"Bo": 3, "Léa": ["KD", "3C"], "Zoé": 0},
+        "caller": "Bo",
+        "counter_caller": "Léa",
+        "emptied": ["Zoé"],
+        "penalties": [{"player": "Léa", "points": 2, "reason": "Bo peeked"}],
+    }
+    swapped = gamefile.rename_in_round(data, {"Bo": "Léa", "Léa": "Bo"})
+    assert swapped == {
+        "hands": {"Léa": 3, "Bo": ["KD", "3C"], "Zoé": 0},
+        "caller": "Léa",
+        "counter_caller": "Bo",
+        "emptied": ["Zoé"],
+        "penalties": [{"player": "Bo", "points": 2, "reason": "Bo peeked"}],
+    }
+    assert data["caller"] == "Bo"  # the round given is left as it was
+    assert gamefile.rename_in_round({"hands": {"Bo": 1}}, {"Bo": "Bob"}) == {"hands": {"Bob": 1}}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import Counter
 
 import pytest
 from django.db import connections, transaction
@@ -221,7 +222,7 @@ def test_a_table_renamed_while_a_phone_plays_answers_every_request_without_a_500
     assert not [s for s in statuses if s >= 500 or s == 0], sorted(set(statuses))
     game.refresh_from_db()
     rounds = list(game.rounds.live().order_by("position"))
-    assert len(rounds) == len(saved) > 0
+    assert len(rounds) == len(saved) > 0, (len(rounds), saved, Counter(statuses))
     for stored in rounds:
         assert set(stored.data["hands"]) == set(game.players)
     table.refresh_from_db()

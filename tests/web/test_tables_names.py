@@ -138,3 +138,22 @@ def test_the_rename_page_reads_french():
     assert "Renommer ou fusionner des joueurs" in page
     asked = rename(client, table, "Nina", "Ninon").content.decode()
     assert "Nina est renommé Ninon\u202f: dans la table" in asked
+
+
+def test_a_round_typed_before_a_rename_is_saved_under_the_new_names():
+    """The scorer's page was drawn before another phone renamed a player: the round keeps the
+    seats it was typed for, and is stored under the names the game has now (it was refused:
+    "Bo does not play in this game")."""
+    game = Game.objects.create(variant="tamalou", players=["Bo", "Léa"])
+    # The scorer's read of the game, then the rename, then its save (as a slow request).
+    read = Game.objects.get(pk=game.pk)
+    read.read_with_rounds()
+    Game.objects.get(pk=game.pk).rename_player("Bo", "Bob")
+    read.add_round(1, engine.RoundEntry(hands={"Bo": 3, "Léa": 5}, caller="Bo"))
+    assert Round.objects.get().data == {"hands": {"Bob": 3, "Léa": 5}, "caller": "Bob"}
+    corrected = engine.RoundEntry(hands={"Bob": 4, "Léa": 5}, caller="Léa")
+    Game.objects.get(pk=game.pk).rename_player("Léa", "Lea")
+    read.refresh_from_db()
+    read.players = ["Bob", "Léa"]  # as the correction's page showed them
+    read.replace_round(Round.objects.get().pk, 0, corrected)
+    assert Round.objects.get().data == {"hands": {"Bob": 4, "Lea": 5}, "caller": "Lea"}

@@ -418,11 +418,11 @@ def rename_in_round(data: dict, names: dict[str, str]) -> dict:
     """A stored round (as ``round_to_json`` writes it) with each player named in ``names``
     called by its value there, all at once (two players may swap names)."""
 
-    def name(value: object) -> object:
-        return names.get(value, value) if isinstance(value, str) else value
+    def name(value: str) -> str:
+        return names.get(value, value)
 
     renamed = dict(data)
-    renamed["hands"] = {name(p): hand for p, hand in data.get("hands", {}).items()}
+    renamed["hands"] = {name(p): hand for p, hand in data["hands"].items()}
     for key in ("caller", "counter_caller"):
         if key in data:
             renamed[key] = name(data[key])

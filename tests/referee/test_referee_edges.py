@@ -1674,12 +1674,12 @@ def test_a_round_renamed_renames_every_mention_at_once_and_nothing_else():
         "emptied": ["Zoé"],
         "penalties": [{"player": "Léa", "points": 2, "reason": "Bo peeked"}],
     }
-    swapped = gamefile.rename_in_round(data, {"Bo": "Léa", "Léa": "Bo"})
+    swapped = gamefile.rename_in_round(data, {"Bo": "Léa", "Léa": "Bo", "Zoé": "Zoe"})
     assert swapped == {
-        "hands": {"Léa": 3, "Bo": ["KD", "3C"], "Zoé": 0},
+        "hands": {"Léa": 3, "Bo": ["KD", "3C"], "Zoe": 0},
         "caller": "Léa",
         "counter_caller": "Bo",
-        "emptied": ["Zoé"],
+        "emptied": ["Zoe"],
         "penalties": [{"player": "Bo", "points": 2, "reason": "Bo peeked"}],
     }
     assert data["caller"] == "Bo"  # the round given is left as it was

@@ -3,10 +3,11 @@
 A Tamalou round form (``HandsForm``) has, per player, a field of card codes (filled by the
 card picker; shown as text only without JavaScript, when it holds cards) and a field for a
 typed total (the numeric keypad); penalty points are a formset. The form only reads what was
-typed into a ``RoundEntry``; the referee checks the round with the whole game when it is saved (``Game.add_round``), and its refusal
-lands next to the field at fault (``add_referee_error``). The picker, the ± keys and another
-penalty row are static/js/round.js's alone: without JavaScript the table types each total,
-into the few penalty rows the form always shows."""
+typed into a ``RoundEntry``; the referee checks the round with the whole game when it is
+saved (``Game.add_round``), and its refusal lands next to the field at fault
+(``add_referee_error``). The picker, the ± keys and another penalty row are
+static/js/round.js's alone: without JavaScript the table types each total, into the few
+penalty rows the form always shows."""
 
 from __future__ import annotations
 

@@ -38,11 +38,17 @@ document.addEventListener("htmx:sendError", (event) => {
 });
 
 // Back online on a kept copy with nothing waiting: the page as it is now, unless in use.
-window.addEventListener("online", async () => {
+async function backOnline() {
   showBanner();
   const waiting = await countKept().catch(() => 0);
   if (waiting) showPending().catch(() => {});
   else if (keptAt() && formIsEmpty(roundForm()) && !typedOnPage()) location.reload();
+}
+window.addEventListener("online", backOnline);
+// The server answered a kept copy (its live part): online, whatever the browser said before
+// (the "online" event can come before the network works, and a reload then finds the copy again).
+document.addEventListener("htmx:afterRequest", (event) => {
+  if (event.detail.successful && keptAt()) backOnline().catch(() => {});
 });
 window.addEventListener("offline", showBanner);
 showBanner();

@@ -45,6 +45,14 @@ PHONE_LANGUAGE = """async (language) => {
   return false;
 }"""
 
+# The page's scripts never hear that the browser is online again.
+NO_ONLINE_EVENT = """{
+  const listen = window.addEventListener;
+  window.addEventListener = function (type, ...rest) {
+    if (type !== "online") listen.call(this, type, ...rest);
+  };
+}"""
+
 
 def enter_typed_round(page: Page, hands: list[str], caller: str) -> None:
     for seat, total in enumerate(hands):
@@ -124,6 +132,19 @@ def test_offline_the_sheet_as_last_shown_and_the_rules_open_as_last_known(page: 
         expect(page.locator("h1")).to_contain_text("Dutch")
         expect(banner).to_contain_text("last known state")
         shoot(page, "21-offline-rules-390")
+
+    with step("back online, though the browser does not say so"):
+        # No "online" event (it can come before the network works, or not at all): the
+        # server's first answer is enough to bring the sheet as it is now.
+        page.add_init_script(NO_ONLINE_EVENT)
+        page.goto(live_server.url + sheet)  # the kept copy
+        expect(banner).to_contain_text("last known state")
+        game.add_round(3, rnd({"Léa": 4, "Marc": 0, "Nina": 6, "Omar": 9}, caller="Marc"))
+        page.context.set_offline(False)
+        expect(page.locator("#history #round-3")).to_be_visible()
+        expect(banner).to_be_hidden()
+        expect(page.locator(".round-form h2")).to_have_text("Round 4")
+        expect(page.locator(".round-form h2")).to_have_text("Round 4")
 
 
 def test_offline_pages_follow_the_language_the_phone_chose(page: Page, live_server):

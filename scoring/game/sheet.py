@@ -227,8 +227,7 @@ def next_game_url(game: Game, link: str) -> str | None:
 
 def saved_context(request: HttpRequest, game: Game, cleared_undo: bool) -> dict:
     """What a round saved with htmx redraws: the next round's form, the standings, the
-    history and the story."""
-    game.read_with_rounds()
+    history and the story, of the game as the save left it (``Game.add_round``)."""
     return sheet_context(request, game, new_round_form(game)) | {"cleared_undo": cleared_undo}
 
 

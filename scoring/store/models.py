@@ -344,7 +344,8 @@ class Game(models.Model):
     # --- every write: lock, check with the referee, store, notify ------------------------
 
     def add_round(self, number: int, entry: engine.RoundEntry) -> Round:
-        """Store round ``number``; Conflict if the game has another number of rounds now."""
+        """Store round ``number``; Conflict if the game has another number of rounds now.
+        The instance is then the game as this write left it: its rounds and its sheet too."""
         typed_for = list(self.players)
         with self._locked():
             entry, data = self._named_now(entry, typed_for, number)
@@ -361,6 +362,7 @@ class Game(models.Model):
             last = self.rounds.aggregate(last=Max("position"))["last"] or 0
             created = Round.objects.create(game=self, position=last + 1, data=data)
             self._store(sheet)
+            self._live_rounds = [*rounds, created]
         return created
 
     def replace_round(self, round_id: int, edits: int | None, entry: engine.RoundEntry) -> None:

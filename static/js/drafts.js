@@ -1,4 +1,4 @@
-// The round being typed, kept on the phone as it is typed (localStorage: it survives a reload,
+// The round being typed (a Tambouille match's counts too), kept on the phone as it is typed (localStorage: it survives a reload,
 // the language switch, a visit to the rules and closing the browser), by the address its form
 // posts to (draftKey: the game, and for a correction that round). Imported by
 // round.js when a draft waits for the form or at the first touch of the form. A draft is
@@ -18,7 +18,8 @@ export const draftKey = (action) => `tamalou-ref:draft:${new URL(action, "http:/
 // What the form's fields ([name, value] pairs) keep: everything but the CSRF token and the
 // bookkeeping the page itself knows. Null when nothing is typed, picked or chosen.
 const skipped = /^(csrfmiddlewaretoken|number|edits|save|.*-(TOTAL|INITIAL|MIN_NUM|MAX_NUM)_FORMS)$/;
-const entered = /^(total_\d+|cards_\d+|penalty_cards|caller|counter_caller|emptied|penalty-\d+-(player|points|reason))$/;
+const entered =
+  /^(total_\d+|cards_\d+|count_\d+|penalty_cards|caller|counter_caller|emptied|penalty-\d+-(player|points|reason))$/;
 export function draftOf(entries, { number, edits }) {
   const fields = entries.filter(([name, value]) => typeof value === "string" && !skipped.test(name));
   const typed = fields.some(([name, value]) => entered.test(name) && value.trim());
@@ -35,7 +36,7 @@ export const penaltyRows = (fields) =>
 
 // --- on the page -------------------------------------------------------------------------
 
-const roundForm = () => document.getElementById("round-form");
+const roundForm = () => document.getElementById("round-form") || document.getElementById("counts-form");
 const where = (form) => ({ number: form.elements.number.value, edits: form.elements.edits?.value || "" });
 
 function read(form) {
@@ -147,8 +148,8 @@ export function start() {
   // draft goes (or it would come back in the next round's form once the game is reopened).
   document.addEventListener("htmx:beforeSwap", (event) => {
     const now = roundForm();
-    const { elt, shouldSwap, serverResponse } = event.detail;
-    if (now && elt === now && shouldSwap && !serverResponse.includes('id="round-form"')) drop(now);
+    const { requestConfig, shouldSwap, serverResponse } = event.detail; // requestConfig.elt: the form
+    if (now && requestConfig?.elt === now && shouldSwap && !serverResponse.includes(`id="${now.id}"`)) drop(now);
   });
   // A correction saved: the server sends the phone to the sheet.
   document.addEventListener("htmx:beforeOnLoad", (event) => {

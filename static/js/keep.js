@@ -29,8 +29,8 @@ export function fillForm(form, fields) {
   });
   const question = form.querySelector(".who-called");
   if (question) question.hidden = true; // asked about the round that was in the form
-  form.querySelector(".hand .who").click(); // round.js moves the picker and redraws
-  form.querySelector("input[name^=total_]").dispatchEvent(new Event("input", { bubbles: true }));
+  form.querySelector(".hand .who")?.click(); // round.js moves the picker and redraws
+  form.querySelector("input[name^=total_]")?.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
 // Whether the round must be asked about before it is kept (HandsForm.caller_forgotten): its

@@ -6,6 +6,24 @@ import { clockAt } from "./timer.js";
 // The keypad's Enter goes on to the next player's count; on the last one it saves.
 enterGoesOn(/^count_\d+$/, "submit");
 
+// The counts being typed stay on the phone (drafts.js, as a sheet's round): loaded at once when
+// something is kept or was typed before this script ran, or at the first count typed.
+let drafts;
+const withDrafts = () => {
+  drafts ||= import("./drafts.js").then((module) => module.start());
+  return drafts;
+};
+const typed = (field) => field.type !== "hidden" && "defaultValue" in field && field.value !== field.defaultValue;
+try {
+  const counts = document.getElementById("counts-form");
+  if (counts && (localStorage.length || [...counts.elements].some(typed))) withDrafts();
+} catch {
+  // no storage: no drafts
+}
+document.addEventListener("input", (event) => {
+  if (event.target.closest?.("#counts-form")) withDrafts();
+});
+
 // No connection: the turn round is not saved (turn rounds are not kept offline); say so,
 // next to the counts, which stay as typed.
 document.addEventListener("htmx:sendError", (event) => {

@@ -39,6 +39,10 @@ def test_a_match_on_a_touch_phone_from_the_new_match_to_the_winner(page: Page, l
     page.keyboard.type("0")
     page.locator("#id_count_2").tap()
     page.keyboard.type("3")
+    page.reload()  # the counts typed are kept on the phone
+    for seat, count in enumerate(("200", "0", "3")):
+        expect(page.locator(f"#id_count_{seat}")).to_have_value(count)
+    expect(page.locator("#counts-form h2")).to_have_text("Turn round 2: cards left")
     page.get_by_role("button", name="Save turn round 2").tap()
     expect(page.locator("#counts-form [role=alert]").first).to_have_text(
         "Enter a number from 0 to 123."
@@ -50,6 +54,7 @@ def test_a_match_on_a_touch_phone_from_the_new_match_to_the_winner(page: Page, l
     page.get_by_role("button", name="Save turn round 2").tap()
     expect(page.locator(".result .winners")).to_have_text("Winner: Marc")
     expect(page.locator("#counts-form")).to_have_count(0)
+    assert page.evaluate("localStorage.length") == 0  # no draft left once saved
     assert_fits_the_phone(page)
     shoot(page, "20-match-over-390")
     game = Game.objects.get()

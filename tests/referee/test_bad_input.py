@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import time
 
 import pytest
@@ -213,7 +214,10 @@ def test_malformed_game_file_is_refused(data, match):
 
 def test_every_limit_of_a_file_is_checked_in_time_linear_in_its_size():
     """The probe's key bomb (1.7 MB, 150,000 keys in one object) held a worker 30 s; each
-    limit now refuses it as soon as it is passed."""
+    limit now refuses it as soon as it is passed. (Under `make mutate`'s first run, which
+    records every call of a referee function, each of the bomb's 150,000 numbers costs a
+    recorded call: the budget there is wider, still far below quadratic time.)"""
+    budget = 10 if os.environ.get("MUTANT_UNDER_TEST") == "stats" else 1
     bomb = "{" + ",".join(f'"k{i}": 0' for i in range(150_000)) + "}"
     duplicated = "{" + ",".join(f'"k{i}": 0' for i in range(60)) + ', "k0": 1}'
     wide = "[" + ",".join(["[0]"] * 9_999) + "]"
@@ -221,7 +225,7 @@ def test_every_limit_of_a_file_is_checked_in_time_linear_in_its_size():
         started = time.process_time()
         with pytest.raises(GameError):
             read_game(text)
-        assert time.process_time() - started < 1
+        assert time.process_time() - started < budget
 
 
 def test_a_file_larger_than_2_mb_is_refused():

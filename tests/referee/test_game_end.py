@@ -109,3 +109,30 @@ def test_a_round_after_an_ended_game_says_the_game_ended():
     with pytest.raises(GameError) as error:
         extend_sheet(over, ended(game()), ROUNDS[2:])
     assert str(error.value).startswith("Round 3: the game ended after round 2")
+
+
+def test_a_round_after_everybody_went_out_at_once_says_only_that_the_game_ended():
+    """Dutch: both players reach exactly 100 in one round; nobody is left in, nobody went
+    past the limit."""
+    entry = game(
+        "dutch", (rnd({"Léa": 100, "Marc": 100}), rnd({"Léa": 1, "Marc": 1})), ("Léa", "Marc")
+    )
+    error = refusal(entry)
+    assert str(error) == "Round 2: the game ended after round 1; no more rounds can be added."
+    assert error.field == "rounds"
+
+
+def test_a_round_after_the_agreed_rounds_says_so_even_when_someone_went_out():
+    entry = game(
+        "dutch",
+        (
+            rnd({"Léa": 100, "Marc": 1, "Nina": 2}),
+            rnd({"Marc": 1, "Nina": 1}),
+            rnd({"Marc": 1, "Nina": 1}),
+        ),
+        rounds=2,
+    )
+    assert str(refusal(entry)) == (
+        "Round 3: the game ended after round 2, the last of the 2 agreed; no more rounds can "
+        "be added."
+    )

@@ -6,11 +6,20 @@ Django."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
 from scoring.referee.engine import GameEntry, GameError, check_rules_name, score_game
-from scoring.referee.gamefile import dumps, game_to_json, read_game
+from scoring.referee.gamefile import (
+    check_file_bytes,
+    dumps,
+    game_to_json,
+    read_game,
+    rename_in_round,
+    round_bytes,
+    round_to_json,
+)
 
 pytestmark = pytest.mark.no_database
 
@@ -200,3 +209,81 @@ def test_a_turn_round_must_be_an_object():
 
 def test_a_tamalou_round_may_name_a_caller_where_a_match_may_not():
     assert read().rounds[0].caller == "Léa"
+
+
+# --- the file's size ------------------------------------------------------------------------
+
+
+def test_each_round_adds_its_own_bytes_to_the_exported_file():
+    """The app keeps a game's file size up to date round by round (the 2 MB a file may hold):
+    the file export writes is the file without rounds plus each round's bytes."""
+    game = read_game(
+        json.dumps(
+            {
+                **GOOD,
+                "rounds": [
+                    GOOD["rounds"][0],
+                    {
+                        "hands": {"Léa": ["KH", "10D"], "Marc": 4, "Nina": []},
+                        "emptied": ["Nina"],
+                        "penalties": [{"player": "Marc", "points": 2, "reason": "trop tôt 🙃"}],
+                    },
+                    {"hands": {"Léa": 1, "Marc": 2, "Nina": 3}},
+                ],
+            }
+        )
+    )
+    for count in range(4):
+        played = replace(game, rounds=game.rounds[:count])
+        size = len(dumps(game_to_json(replace(game, rounds=()))).encode())
+        for number, entry in enumerate(played.rounds):
+            size += round_bytes(round_to_json(entry), first=number == 0)
+        assert size == len(dumps(game_to_json(played)).encode())
+
+
+def test_a_change_that_makes_the_file_larger_than_2_mb_is_refused():
+    """game-format.md: a file holds at most 2,000,000 bytes; what the app stores, its files
+    carry back."""
+    check_file_bytes(2_000_000)
+    with pytest.raises(GameError) as error:
+        check_file_bytes(2_000_001)
+    assert str(error.value) == (
+        "this would make the game's file larger than 2 MB, the most a game file may hold; "
+        "nothing was saved (shorter penalty reasons take less room)."
+    )
+
+
+# --- reading limits and where a bad text is ---------------------------------------------------
+
+
+def test_an_object_of_64_keys_is_read_and_65_refused():
+    """game-format.md: at most 64 keys in an object."""
+    with pytest.raises(GameError, match="unknown key 'k0'"):  # read, then refused as a game
+        read_game(json.dumps({f"k{i}": 0 for i in range(64)}))
+    with pytest.raises(GameError) as error:
+        read_game(json.dumps({f"k{i}": 0 for i in range(65)}))
+    assert str(error.value) == "an object of the file has more than 64 keys."
+
+
+def test_a_control_character_in_a_top_level_list_is_placed_by_its_index():
+    with pytest.raises(GameError) as error:
+        read_game(json.dumps(["a\x01"]))
+    assert str(error.value) == "[0] holds a control character or broken text (U+0001)."
+
+
+# --- renaming a player in a stored round ------------------------------------------------------
+
+
+def test_renaming_one_player_leaves_the_others_names_alone():
+    stored = {
+        "hands": {"Léa": 1, "Marc": 2},
+        "caller": "Marc",
+        "emptied": ["Léa"],
+        "penalties": [{"player": "Léa", "points": 2}, {"player": "Marc", "points": 1}],
+    }
+    assert rename_in_round(stored, {"Léa": "Lea"}) == {
+        "hands": {"Lea": 1, "Marc": 2},
+        "caller": "Marc",
+        "emptied": ["Lea"],
+        "penalties": [{"player": "Lea", "points": 2}, {"player": "Marc", "points": 1}],
+    }

@@ -276,3 +276,24 @@ def test_a_bad_setting_in_an_address_is_refused_saying_what_is_allowed(
 @pytest.mark.parametrize("text", ["100:x", "100", ":50"])
 def test_a_reset_that_is_not_two_numbers_is_refused(text):
     assert refused(RESET, text).startswith("“Fall back” must be a number")
+
+
+def test_a_card_value_that_is_not_one_number_is_refused():
+    assert refused(CARD_VALUES, "KH:1:2") == "“Card values” must be a number from -50 to 50."
+
+
+def test_a_card_value_in_quarters_is_refused_even_where_halves_are_allowed():
+    assert refused(CARD_VALUES, "KH:0.25", halves=True) == (
+        "“Card values”, KH: 0.25 is not a whole or half point."
+    )
+
+
+def test_a_reset_may_fall_back_from_1_and_to_1000():
+    """rules.md: A from 1 to 1000, B from −1000 to 1000."""
+    assert RESET.from_text("1:1000", halves=False) == {"at": 1, "to": 1000}
+    assert RESET.from_text("1000:-1000", halves=False) == {"at": 1000, "to": -1000}
+    for text in ("0:5", "1001:5", "5:1001", "5:-1001"):
+        assert refused(RESET, text) == (
+            "“Fall back”: a total of exactly 1 to 1000 falls back to a whole number from -1000 "
+            "to 1000."
+        )

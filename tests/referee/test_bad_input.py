@@ -10,7 +10,7 @@ import time
 import pytest
 
 from scoring.referee.engine import GameError, score_game
-from scoring.referee.gamefile import read_game
+from scoring.referee.gamefile import parse_json, read_game
 from tests.helpers import play, rnd
 
 pytestmark = pytest.mark.no_database
@@ -244,3 +244,29 @@ def test_an_ended_game_with_rounds_past_its_agreed_rounds_is_refused_at_the_firs
     assert "the last of the 3 agreed" in str(error)
     shorter = {**data, "rounds": data["rounds"][:2]}
     assert score_game(read_game(json.dumps(shorter))).finished
+
+
+def test_a_file_nested_8_levels_deep_is_read_and_9_refused():
+    """game-format.md: at most 8 levels of nesting (lists, objects, and the value inside)."""
+    assert parse_json("[" * 8 + "]" * 8) == [[[[[[[[]]]]]]]]
+    assert parse_json("[" * 7 + "0" + "]" * 7) == [[[[[[[0]]]]]]]
+    for text in ("[" * 9 + "]" * 9, "[" * 8 + "0" + "]" * 8):
+        with pytest.raises(GameError) as error:
+            parse_json(text)
+        assert str(error.value) == "the file is nested more than 8 levels deep."
+
+
+@pytest.mark.parametrize(
+    "number", ["1" * 30, "-" + "9" * 30, "-1." + "2" * 28 + "e+5", "-1." + "2" * 28 + "E-5"]
+)
+def test_a_number_of_30_digits_is_read_whatever_its_sign_point_and_exponent(number):
+    """game-format.md: at most 30 digits in a number (its sign, point and exponent's letter
+    and sign are not digits)."""
+    assert parse_json(f"[{number}]") == [json.loads(number)]
+
+
+@pytest.mark.parametrize("number", ["1" * 31, "-" + "9" * 31, "1." + "2" * 30, "1" * 29 + "e10"])
+def test_a_number_of_31_digits_is_refused(number):
+    with pytest.raises(GameError) as error:
+        parse_json(f"[{number}]")
+    assert str(error.value) == "the file holds a number longer than 30 digits."

@@ -260,7 +260,7 @@ def check_rules_name(value: object) -> str:
             most=MAX_NAME_LENGTH,
             field="rules_name",
         )
-    if unstorable(name) or any(unicodedata.category(char) == "Cc" for char in name):
+    if unstorable(name):  # a control character (Cc) or half of a surrogate pair
         raise GameError(
             gettext_noop("the name of the house rules has an invisible control character."),
             field="rules_name",

@@ -71,7 +71,7 @@ def _too_many_digits(text: str) -> bool:
     return len(text) > MAX_DIGITS + 8 or sum(char.isdigit() for char in text) > MAX_DIGITS
 
 
-def _refuse_long_number(text: str) -> None:
+def _refuse_long_number() -> None:
     raise GameError(
         gettext_noop("the file holds a number longer than {most} digits."), most=MAX_DIGITS
     )
@@ -79,13 +79,13 @@ def _refuse_long_number(text: str) -> None:
 
 def parse_int(text: str) -> int:
     if _too_many_digits(text):
-        _refuse_long_number(text)
+        _refuse_long_number()
     return int(text)
 
 
 def parse_float(text: str) -> float:
     if _too_many_digits(text):
-        _refuse_long_number(text)
+        _refuse_long_number()
     return float(text)
 
 

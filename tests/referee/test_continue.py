@@ -110,3 +110,50 @@ def test_continuing_checks_the_new_round_and_numbers_it_on():
     with pytest.raises(GameError) as refused:
         extend_sheet(sheet, game, [RoundEntry(hands={"Ana": 5})])
     assert refused.value.round == 2 and refused.value.player == "Ben"
+
+
+DUTCH_OUTS = GameEntry(
+    "dutch",
+    ("Ana", "Ben", "Chloé", "Dan"),
+    (
+        RoundEntry(hands={"Ana": 40, "Ben": 10, "Chloé": 3, "Dan": 60}),
+        RoundEntry(hands={"Ana": 70, "Ben": 10, "Chloé": 3, "Dan": 2}),  # Ana out (110)
+        RoundEntry(hands={"Ben": 5, "Chloé": 1, "Dan": 50}),  # Dan out (112)
+        RoundEntry(hands={"Ben": 4, "Chloé": 2}),
+    ),
+)
+
+
+@pytest.mark.parametrize("split", range(len(DUTCH_OUTS.rounds) + 1))
+def test_a_correction_after_players_went_out_is_scored_from_who_was_still_in(split):
+    """Dutch (docs/rules.md): a player whose total reaches 100 is out and plays no more
+    rounds; correcting any round scores on with the players still in before it."""
+    sheet = score_game(DUTCH_OUTS)
+    assert sheet.eliminated == ["Ana", "Dan"] and not sheet.finished
+    check_standing_read_back(DUTCH_OUTS, split)
+    standing = progress_after(sheet, split)
+    out = {0: (), 1: (), 2: ("Ana",), 3: ("Ana", "Dan"), 4: ("Ana", "Dan")}[split]
+    assert standing.eliminated == out
+    assert standing.in_game == tuple(p for p in DUTCH_OUTS.players if p not in out)
+    assert standing.knocked_out_last_round == {2: ("Ana",), 3: ("Dan",)}.get(split, ())
+    assert standing.number == split
+    assert standing.totals == (
+        dict(sheet.rounds[split - 1].totals) if split else dict.fromkeys(DUTCH_OUTS.players, 0)
+    )
+
+
+def test_a_correction_of_the_last_round_of_a_finished_game_starts_from_the_round_before():
+    game = GameEntry(
+        "dutch",
+        ("Ana", "Ben"),
+        (
+            RoundEntry(hands={"Ana": 40, "Ben": 10}),
+            RoundEntry(hands={"Ana": 70, "Ben": 10}),  # Ana out: Ben wins
+        ),
+    )
+    sheet = score_game(game)
+    assert sheet.finished and sheet.winners == ["Ben"]
+    standing = progress_after(sheet, 1)
+    assert not standing.finished and standing.winners == () and standing.in_game == ("Ana", "Ben")
+    assert progress_after(sheet, 2) == progress_of(sheet)
+    assert progress_after(sheet, 5) == progress_of(sheet)

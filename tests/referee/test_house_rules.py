@@ -441,3 +441,30 @@ def test_a_bad_rules_name_is_refused(name):
     data["rules_name"] = name
     with pytest.raises(GameError, match="the name of the house rules must be 1 to 40 characters"):
         read_game(json.dumps(data))
+
+
+@pytest.mark.parametrize(("bonus", "said"), [(-1, "-1 point"), (1, "1 point"), (-2, "-2 points")])
+def test_a_successful_calls_bonus_of_one_point_is_said_in_the_singular(bonus, said):
+    result = last(play("tamalou", "Léa Marc", rnd({"Léa": 2, "Marc": 9}, "Léa"), call_bonus=bonus))
+    assert result.scores == {"Léa": bonus, "Marc": 9}
+    assert notes(result) == [
+        f"Léa called Tamalou with 2 and was strictly lowest: {said}; the others score their "
+        "hand totals."
+    ]
+
+
+def test_several_bad_settings_mark_the_first_field_the_form_shows():
+    with pytest.raises(GameError) as error:
+        check_settings("tamalou", {"decks": 3, "call_threshold": 200})
+    assert error.value.field == "settings.call_threshold"
+    assert [problem.field for problem in error.value.problems] == [
+        "settings.call_threshold",
+        "settings.decks",
+    ]
+
+
+def test_the_builder_gives_each_card_of_a_row():
+    rows = VARIANTS["tamalou"]().card_value_rows()
+    assert [c["card"] for c in rows[0]["cards"]] == [
+        parse_card(code) for code in ["AS", "AH", "AD", "AC"]
+    ]

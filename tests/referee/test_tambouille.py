@@ -153,7 +153,9 @@ def test_settings_a_match_does_not_take_are_refused():
 
 def test_only_a_match_can_be_blocked():
     game = GameEntry("tamalou", ("Ana", "Ben"), (), blocked_after=0)
-    assert str(refusal(game)) == "only a Tambouille match can be blocked."
+    error = refusal(game)
+    assert str(error) == "only a Tambouille match can be blocked."
+    assert error.field == "blocked"
 
 
 # --- files ---------------------------------------------------------------------------------

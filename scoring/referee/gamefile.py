@@ -467,14 +467,6 @@ def dumps(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
-def round_bytes(data: dict, first: bool = False) -> int:
-    """What a round (as ``round_to_json`` writes it) adds to a game file as ``dumps`` writes
-    it: its lines, indented two levels deeper, and the comma and line break before it (the
-    ``first`` round: the line breaks that open the list of rounds)."""
-    text = json.dumps(data, ensure_ascii=False, indent=2)
-    return len(text.encode()) + 4 * (text.count("\n") + 1) + (4 if first else 2)
-
-
 def check_file_bytes(size: int) -> None:
     """Refuse a change that makes a game's file (``size`` bytes) larger than its import
     reads: what the app stores, its files carry back."""

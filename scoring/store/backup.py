@@ -367,14 +367,13 @@ def _store_games(chunk: int = 200) -> None:
                 raise BackupError(
                     f"{where}: its players must be a list of names and its settings an object."
                 )
+            if game.first_dealer >= len(game.players):
+                raise BackupError(
+                    f"{where}: its first dealer ({game.first_dealer}) is not one of its "
+                    f"{len(game.players)} players."
+                )
             try:
-                sheet = engine.score_game(game.as_entry())
-                if game.first_dealer >= len(game.players):
-                    raise BackupError(
-                        f"{where}: its first dealer ({game.first_dealer}) is not one of its "
-                        f"{len(game.players)} players."
-                    )
-                game._store(sheet, updated_at=game.updated_at)
+                game._store(game.as_entry(), updated_at=game.updated_at)
             except GameError as error:
                 raise BackupError(f"{where} is refused by the referee: {error}") from None
 

@@ -99,7 +99,7 @@ class GameManager(models.Manager):
                 Round(game=game, position=n, data=data, **extra)
                 for n, (data, extra) in enumerate(zip(canonical["rounds"], extras, strict=True), 1)
             )
-            game._store(engine.score_game(game.as_entry()), updated_at=game.updated_at)
+            game._store(game.as_entry(), updated_at=game.updated_at)
         return game
 
     def import_file(self, data: bytes | str, mine: list[str] | None = None) -> Game:
@@ -299,10 +299,6 @@ class Game(models.Model):
         deals = engine.deals(sheet, self.first_dealer)
         return deals[len(sheet.rounds)] if len(deals) > len(sheet.rounds) else None
 
-    def file_size(self) -> int:
-        """The size of the game's file as its export writes it (UTF-8 bytes)."""
-        return len(gamefile.dumps(self.game_file()).encode())
-
     def stored_summary(self, rounds: int | None = None) -> story.GameSummary:
         """The summary kept with the game (for ``rounds`` live rounds, by default those
         stored); computed from the score sheet when there is none yet (a read writes nothing:
@@ -328,14 +324,17 @@ class Game(models.Model):
         out = {p for result in sheet.rounds[: number - 1] for p in result.knocked_out}
         return [p for p in self.players if p not in out]
 
-    def game_file(self) -> dict:
+    def game_file(self, game: engine.GameEntry | None = None, ended: bool | None = None) -> dict:
         """The game file: its settings as created, who dealt first, whether the table ended it,
-        and its id."""
+        and its id. ``game``: the game as a change leaves it (the referee's entry, ``ended``
+        or not), by default as stored."""
+        game = self.as_entry() if game is None else game
+        ended = self.ended if ended is None else ended
         entry = replace(
-            self.as_entry(),
+            game,
             settings=self.settings,
             # A match says "blocked"; an ended game whose rounds were all deleted is not over.
-            ended=self.ended and not self.is_match and bool(self.live_rounds()),
+            ended=ended and not self.is_match and bool(game.rounds),
             first_dealer=self.players[self.first_dealer] if self.first_dealer else None,
             game_id=self.uid,
         )
@@ -358,10 +357,10 @@ class Game(models.Model):
                 return same
             if len(rounds) != number - 1:
                 raise Conflict
-            sheet = engine.score_game(self.as_entry([*self.entries(), entry]))
+            game = self.as_entry([*self.entries(), entry])
             last = self.rounds.aggregate(last=Max("position"))["last"] or 0
             created = Round.objects.create(game=self, position=last + 1, data=data)
-            self._store(sheet)
+            self._store(game)
             self._live_rounds = [*rounds, created]
         return created
 
@@ -375,15 +374,13 @@ class Game(models.Model):
             current, number = found
             entry, _ = self._named_now(entry, typed_for, number)
             rounds = self.entries()
-            sheet = engine.score_game(
-                self.as_entry([*rounds[: number - 1], entry, *rounds[number:]])
-            )
+            game = self.as_entry([*rounds[: number - 1], entry, *rounds[number:]])
             Round.objects.filter(pk=round_id).update(
                 data=gamefile.round_to_json(entry),
                 edits=current.edits + 1,
                 updated_at=timezone.now(),
             )
-            self._store(sheet)
+            self._store(game)
 
     def _named_now(
         self, entry: engine.RoundEntry, typed_for: list[str], number: int
@@ -404,9 +401,9 @@ class Game(models.Model):
             if round_id not in [r.pk for r in rounds]:
                 raise Conflict
             kept = [r for r in rounds if r.pk != round_id]
-            sheet = engine.score_game(self.as_entry(self.entries(kept)))
+            game = self.as_entry(self.entries(kept))
             Round.objects.filter(pk=round_id).update(deleted_at=timezone.now())
-            self._store(sheet)
+            self._store(game)
 
     def restore_round(self, round_id: int) -> None:
         """Put a deleted round back where it was; Conflict if it is not set aside."""
@@ -415,21 +412,19 @@ class Game(models.Model):
             if stored is None:
                 raise Conflict
             rounds = sorted([*self.live_rounds(), stored], key=lambda r: r.position)
-            sheet = engine.score_game(self.as_entry(self.entries(rounds)))
+            game = self.as_entry(self.entries(rounds))
             Round.objects.filter(pk=round_id).update(deleted_at=None, updated_at=timezone.now())
-            self._store(sheet)
+            self._store(game)
 
     def end(self) -> None:
         """The table ends an open-ended game now: the lowest total wins."""
         with self._locked():
-            sheet = engine.score_game(self.as_entry(ended=True))
-            self._store(sheet, ended=True)
+            self._store(self.as_entry(ended=True), ended=True)
 
     def resume(self) -> None:
         """Undo ``end``: the game goes on after its last round (checked like any change)."""
         with self._locked():
-            sheet = engine.score_game(self.as_entry(ended=False))
-            self._store(sheet, ended=False)
+            self._store(self.as_entry(ended=False), ended=False)
 
     def set_clock(self, action: str, turn: int, seconds: int | None = None) -> TurnClock:
         """A tap on the match's thinking timer: ``start``, ``pause``, ``next`` player or set
@@ -494,10 +489,9 @@ class Game(models.Model):
                 stored.data = gamefile.rename_in_round(stored.data, {old: new})
             self.players = players
             live = [stored for stored in rounds if stored.deleted_at is None]
-            sheet = engine.score_game(self.as_entry(self.entries(live)))
+            game = self.as_entry(self.entries(live))
             Round.objects.bulk_update(rounds, ["data"])
-            Game.objects.filter(pk=self.pk).update(players=players)  # the file _store measures
-            self._store(sheet, players=players)
+            self._store(game, players=players)
 
     @contextmanager
     def _locked(self) -> Iterator[None]:
@@ -510,13 +504,14 @@ class Game(models.Model):
             self.refresh_from_db(from_queryset=Game.objects.select_for_update(no_key=True))
             yield
 
-    def _store(self, sheet: engine.ScoreSheet, **changes) -> None:
-        """The end of a write that scored the game's sheet (``sheet``, checked by the
-        referee): the game's file checked against the most an import reads (a GameError
-        refuses the change), then ``_new_state`` with the sheet's summary."""
-        as_stored = Game.objects.get(pk=self.pk)  # its rounds as this change leaves them
-        as_stored.ended = changes.get("ended", self.ended)
-        gamefile.check_file_bytes(as_stored.file_size())
+    def _store(self, game: engine.GameEntry, **changes) -> None:
+        """The end of a write that changes what the game is scored from: ``game``, the game
+        as the change leaves it, scored by the referee and its file measured against the
+        most an import reads (a GameError refuses the change), then ``_new_state`` with the
+        sheet's summary."""
+        sheet = engine.score_game(game)
+        file = self.game_file(game, changes.get("ended", self.ended))
+        gamefile.check_file_bytes(len(gamefile.dumps(file).encode()))
         self._new_state(story.summarize(sheet), **changes)
         self._sheet = sheet
 

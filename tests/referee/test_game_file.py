@@ -6,7 +6,6 @@ Django."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import pytest
 
@@ -17,8 +16,6 @@ from scoring.referee.gamefile import (
     game_to_json,
     read_game,
     rename_in_round,
-    round_bytes,
-    round_to_json,
 )
 
 pytestmark = pytest.mark.no_database
@@ -212,33 +209,6 @@ def test_a_tamalou_round_may_name_a_caller_where_a_match_may_not():
 
 
 # --- the file's size ------------------------------------------------------------------------
-
-
-def test_each_round_adds_its_own_bytes_to_the_exported_file():
-    """The app keeps a game's file size up to date round by round (the 2 MB a file may hold):
-    the file export writes is the file without rounds plus each round's bytes."""
-    game = read_game(
-        json.dumps(
-            {
-                **GOOD,
-                "rounds": [
-                    GOOD["rounds"][0],
-                    {
-                        "hands": {"Léa": ["KH", "10D"], "Marc": 4, "Nina": []},
-                        "emptied": ["Nina"],
-                        "penalties": [{"player": "Marc", "points": 2, "reason": "trop tôt 🙃"}],
-                    },
-                    {"hands": {"Léa": 1, "Marc": 2, "Nina": 3}},
-                ],
-            }
-        )
-    )
-    for count in range(4):
-        played = replace(game, rounds=game.rounds[:count])
-        size = len(dumps(game_to_json(replace(game, rounds=()))).encode())
-        for number, entry in enumerate(played.rounds):
-            size += round_bytes(round_to_json(entry), first=number == 0)
-        assert size == len(dumps(game_to_json(played)).encode())
 
 
 def test_a_change_that_makes_the_file_larger_than_2_mb_is_refused():

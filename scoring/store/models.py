@@ -27,7 +27,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from django.db import models, transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 
 from scoring.referee import engine, gamefile, story
@@ -196,24 +196,20 @@ class Game(models.Model):
             self.__dict__.pop(memo, None)
 
     def read_with_rounds(self) -> None:
-        """Read the game again with its rounds, as one change left them: the rounds joined
-        with their game in one query, and one statement sees the database in one state, so a
-        page never meets rounds newer than the game it scores them with (a rename rewrites
-        the players and every round) and waits for no write. A game without rounds is read
-        alone, then its rounds asked for again (a first round saved meanwhile comes with the
-        game as it left it)."""
-        for attempt in range(2):
-            rounds = list(self.rounds.live().select_related("game").order_by("position"))
-            if rounds:
-                read = rounds[0].game
-                self.forget_reads()
-                for field in self._meta.concrete_fields:
-                    setattr(self, field.attname, getattr(read, field.attname))
-                for entry in rounds:
-                    entry.game = self
+        """Read the game again with its rounds, as one change left them, so that a page never
+        meets rounds newer than the game it scores them with (a rename rewrites the players
+        and every round) and waits for no write: the game, then its rounds with the game's
+        version as their statement saw it; both again if a write came between (the versions
+        differ). (A game without rounds is as read: a round saved meanwhile would be listed.)"""
+        while True:
+            self.refresh_from_db()
+            rounds = list(
+                self.rounds.live().annotate(version=F("game__state")).order_by("position")
+            )
+            if not rounds or rounds[0].version == self.state:
                 break
-            if attempt == 0:
-                self.refresh_from_db()
+        for entry in rounds:
+            entry.game = self
         self._live_rounds = rounds
 
     def live_rounds(self) -> list[Round]:

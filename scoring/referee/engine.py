@@ -665,8 +665,7 @@ class Progress:
 class RunningTotals:
     """Each player's running total after each round, as a chart draws it (a float: exact for
     any total a hand can make, to far below a tenth of a point), with the least and the
-    greatest of them exactly (0 before the first round). A stored sheet keeps them, so that
-    its chart reads them and not every round's result."""
+    greatest of them exactly (0 before the first round), for the chart."""
 
     players: tuple[str, ...]
     # Round by round, each player's in seat order (None: not in that round).

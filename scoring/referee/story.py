@@ -20,8 +20,8 @@ Decisions:
 - **The same table over time**: finished games of exactly the same players (ignoring case
   and seats), oldest first, for each set of players that finished two games or more.
 
-A game keeps its ``GameSummary`` when it changes (``add_rounds`` adds a new round's
-figures), and each player's figures in it as a row the database sums for the statistics
+A game keeps its ``GameSummary`` when it changes (``summarize`` of its whole sheet), and
+each player's figures in it as a row the database sums for the statistics
 (``PlayerResult``); ``player_stats`` is what those sums must equal. ``same_tables`` reads a
 ``GameOutcome`` of each game (as its rows say it) or its ``GameSummary``.
 """

@@ -132,8 +132,8 @@ class Game(models.Model):
     first_dealer = models.PositiveSmallIntegerField(default=0)  # index in players
     # An open-ended game the table ended, or a Tambouille match it declared blocked.
     ended = models.BooleanField(default=False)
-    # A fresh random token with every saved change (written in the change's transaction):
-    # caches and ETags are keyed by it, so they are never stale on any app server.
+    # A fresh random token with every saved change (written in the change's transaction): the
+    # version that ETags are built from, the same on every app server.
     state = models.CharField(max_length=32, default=new_key, editable=False)
     # The game's identifier in its files (a copy imported from a file keeps the file's).
     uid = models.CharField(max_length=64, default=new_uid, db_index=True, editable=False)
@@ -160,8 +160,8 @@ class Game(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
     # Where the game stands after its last round and each player's figures (``story.
-    # GameSummary``), written in the transaction of every change to the rounds (a saved round
-    # adds its figures to it): the statistics and the home page read it. Null until first
+    # GameSummary``), summarised from the whole sheet in the transaction of every change to
+    # the rounds: the next round's form and the lists of games read it. Null until first
     # computed.
     summary = models.JSONField(null=True, blank=True, editable=False)
 
@@ -494,8 +494,8 @@ class Game(models.Model):
         """A transaction holding the game's row lock, the game read again under it: writes to
         one game happen one at a time (PostgreSQL: SELECT … FOR NO KEY UPDATE; SQLite: its
         write lock, at BEGIN IMMEDIATE), each checked against the game as stored now. (FOR NO
-        KEY UPDATE: a reader storing the sheet it scored, a row that refers to the game, is
-        not held up by it, so the two never deadlock.)"""
+        KEY UPDATE: a write of a row that refers to the game, a round or a player's row, is
+        not held up by it.)"""
         with transaction.atomic():
             self.refresh_from_db(from_queryset=Game.objects.select_for_update(no_key=True))
             yield

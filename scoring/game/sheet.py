@@ -187,7 +187,7 @@ def sheet_context(
         "etag": etag_of(game.version, link),
         "live_url": reverse(f"{link}_live", args=[key]),
         "export_url": reverse(f"{link}_export", args=[key]),
-        "rules_url": rules_url(game, link),
+        "rules_url": rules_url(game),
         "share_url": share_url,
         "share_qr": None if read_only else qr_svg(share_url),
         "standings": rows,
@@ -269,10 +269,11 @@ def misplaced_round(request: HttpRequest, game: Game, number: int) -> dict:
     return answer
 
 
-def rules_url(game: Game, link: str) -> str:
+def rules_url(game: Game) -> str:
     """The variant's rules page with this game's house settings (card values change), and a
-    way back to the sheet by the link it was reached with."""
-    back = reverse(link, args=[game.edit_key if link == "edit" else game.share_key])
+    way back to the sheet: its read-only link, which the rules page turns into the edit link
+    on a phone that keeps the game (its address never carries the edit key)."""
+    back = reverse("share", args=[game.share_key])
     query = urlencode([*settings_query(game.variant, game.settings), ("back", back)])
     if game.is_match:
         return reverse("rules_tambouille") + f"?{query}"

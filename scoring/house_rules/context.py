@@ -26,7 +26,7 @@ def rule_set_context(request: HttpRequest, rule_set: RuleSet) -> dict:
     differences, and how to share it (its link and QR code)."""
     variant = VARIANTS[rule_set.variant]
     url = request.build_absolute_uri(reverse("rule_set", args=[rule_set.key]))
-    return rules_context(variant, request.GET, rule_set.settings) | {
+    return rules_context(variant, request, rule_set.settings) | {
         "rule_set": rule_set,
         "differences": differences(rule_set.variant, rule_set.settings),
         "share_url": url,

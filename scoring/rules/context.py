@@ -12,6 +12,8 @@ import re
 from fractions import Fraction
 from urllib.parse import urlencode
 
+from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 
 from scoring.referee import engine, gamefile
@@ -21,10 +23,13 @@ from scoring.referee.notes import RANK_SYMBOLS
 from scoring.referee.tambouille import Tambouille
 from scoring.referee.variants import Variant
 from scoring.referee.variants.base import GENERAL_DECISIONS, Power
-from scoring.store.models import KEY_PATTERN
+from scoring.store.models import KEY_PATTERN, Game
+from scoring.web.device import device_games
 from scoring.web.display import card_key_name, house_value, points, rank_name
 
-SHEET_PATH = re.compile(rf"/[gs]/{KEY_PATTERN}/")  # a sheet, by its edit or share link
+# The sheet a rules page was opened from, by its read-only link: a rules page's address (which
+# a player may pass on) never carries an edit key.
+SHEET_PATH = re.compile(rf"/s/({KEY_PATTERN})/")
 
 
 def power_label(power: Power) -> str:
@@ -192,25 +197,37 @@ def differences(variant: str, settings: dict) -> list[str]:
     return said
 
 
-def sheet_back(query) -> str:
-    """The score (or match) sheet the rules page was opened from, if the query names one."""
-    back = query.get("back", "")
-    return back if SHEET_PATH.fullmatch(back) else ""
+def sheet_back(request: HttpRequest) -> tuple[str, str]:
+    """The score (or match) sheet the rules page was opened from, if its query names one by
+    its read-only link: (that link, for the page's own links; the way back: the sheet's edit
+    link on a phone that keeps the game, else the read-only one)."""
+    back = request.GET.get("back", "")
+    found = SHEET_PATH.fullmatch(back)
+    if found is None:
+        return "", ""
+    mine = Game.objects.filter(share_key=found[1], edit_key__in=device_games(request))
+    edit_key = mine.values_list("edit_key", flat=True).first()
+    return back, reverse("edit", args=[edit_key]) if edit_key else back
 
 
-def tambouille_context(query) -> dict:
+def tambouille_context(request: HttpRequest) -> dict:
     """What Tambouille's rules page shows: its rules, and what the match sheet decided."""
-    return {"back": sheet_back(query), "decisions": Tambouille.decisions, "rules": Tambouille}
+    back = sheet_back(request)[1]
+    return {"back": back, "decisions": Tambouille.decisions, "rules": Tambouille}
 
 
-def rules_context(variant: type[Variant], query, settings: dict | None = None) -> dict:
-    """What the rules page of ``variant`` shows, with the house settings in ``query`` or
-    ``settings`` (a saved set's) and a way back to the score sheet it was opened from."""
+def rules_context(
+    variant: type[Variant], request: HttpRequest, settings: dict | None = None
+) -> dict:
+    """What the rules page of ``variant`` shows, with the house settings in the request's
+    query or ``settings`` (a saved set's) and a way back to the score sheet it was opened
+    from."""
+    query = request.GET
     if settings is None:
         settings = house_settings(variant, query)
     rules = variant(**settings)
-    back = sheet_back(query)
-    kept = [*settings_query(variant.key, settings), *([("back", back)] if back else [])]
+    sheet, back = sheet_back(request)
+    kept = [*settings_query(variant.key, settings), *([("back", sheet)] if sheet else [])]
     return {
         "back": back,
         "house": [

@@ -23,7 +23,7 @@ def rules_index(request: HtmxHttpRequest) -> HttpResponse:
 def rules_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     if variant not in VARIANTS:
         raise Http404
-    context = rules_context(VARIANTS[variant], request.GET)
+    context = rules_context(VARIANTS[variant], request)
     if request.htmx and context["lookup"] is not None:
         return render(request, "rules_variant.html#card_panel", context)
     return render(request, "rules_variant.html", context)
@@ -31,4 +31,4 @@ def rules_variant(request: HtmxHttpRequest, variant: str) -> HttpResponse:
 
 @require_safe
 def rules_tambouille(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "rules_tambouille.html", tambouille_context(request.GET))
+    return render(request, "rules_tambouille.html", tambouille_context(request))

@@ -154,22 +154,31 @@ def test_tambouille_is_marked_as_a_different_game_without_points(client, fr):
 
 @pytest.mark.django_db
 def test_the_sheet_reaches_the_card_lookup_of_its_variant_in_one_tap(client):
+    """The sheet's "Cards & rules" link names the sheet by its read-only link, so the rules
+    page's address (which a player may pass on) carries no edit key; the way back is the edit
+    link on the phone that keeps the game, the read-only one on any other."""
     game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
     page = client.get(f"/g/{game.edit_key}/").content.decode()
-    back = f"%2Fg%2F{game.edit_key}%2F"
+    back = f"%2Fs%2F{game.share_key}%2F"
     assert f'href="/rules/koubo/?back={back}#cards"' in page
+    assert game.edit_key not in re.search(r'<a class="rules-link" href="([^"]+)"', page)[1]
     rules = client.get(f"/rules/koubo/?back={back}").content.decode()
     assert f'href="/g/{game.edit_key}/">← Back to the score sheet' in rules
-    assert (
-        "Back to the score sheet"
-        not in client.get("/rules/koubo/?back=https://evil/").content.decode()
-    )
+    assert f"back={back}" in rules  # the page's own links keep the read-only link
+    other = Client()  # another phone, in English too
+    other.cookies["django_language"] = "en"
+    passed_on = other.get(f"/rules/koubo/?back={back}").content.decode()
+    assert f'href="/s/{game.share_key}/">← Back to the score sheet' in passed_on
+    assert game.edit_key not in passed_on
+    for elsewhere in ("https://evil/", f"/g/{game.edit_key}/"):
+        answer = client.get("/rules/koubo/", {"back": elsewhere}).content.decode()
+        assert "Back to the score sheet" not in answer
     house = Game.objects.create(
         variant="tamalou", players=["Léa", "Marc"], settings={"joker_value": 20}
     )
     page = client.get(f"/g/{house.edit_key}/").content.decode()
     assert (
-        f'href="/rules/tamalou/?joker_value=20&amp;back=%2Fg%2F{house.edit_key}%2F#cards"' in page
+        f'href="/rules/tamalou/?joker_value=20&amp;back=%2Fs%2F{house.share_key}%2F#cards"' in page
     )
 
 

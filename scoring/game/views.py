@@ -385,6 +385,9 @@ def keep_table(request: HtmxHttpRequest, key: str) -> HttpResponse:
         context |= {"keep_form": form, "keep_open": True}
         return render(request, page_template(game), context, status=400)
     table = form.save(game)
+    if table is None:  # another tap kept it meanwhile
+        messages.error(request, _("This game is already a table's."))
+        return redirect("edit", key=game.edit_key)
     remember(request, game.edit_key)
     remember_table(request, table.edit_key)
     messages.success(request, _("The table is kept: its next game starts with these players."))

@@ -463,6 +463,17 @@ class Game(models.Model):
             if self.next_game_id is None:
                 self._restate(next_game=game)
 
+    def keep_in_table(self, name: str) -> Table | None:
+        """A new table named ``name`` of the game's players and rules, the game in it; None if
+        the game is already a table's by now (a second tap, from this phone or another,
+        waits for the first on the game's row lock and makes no other table)."""
+        with self._locked():
+            if self.table_id is not None:
+                return None
+            table = Table.objects.create(name=name)
+            table.attach(self)
+        return table
+
     def join(self, table: Table | None) -> None:
         """Put the game in ``table``'s games (None: in no table's). What the game is scored
         from is unchanged: a new version, as a timer tap makes."""

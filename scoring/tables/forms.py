@@ -5,7 +5,6 @@ page shows (the period, the two players face to face)."""
 from __future__ import annotations
 
 from django import forms
-from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -85,11 +84,9 @@ class KeepTableForm(forms.Form):
 
     name = TableNameField()
 
-    def save(self, game: Game) -> Table:
-        with transaction.atomic():
-            table = Table.objects.create(name=self.cleaned_data["name"])
-            table.attach(game)
-        return table
+    def save(self, game: Game) -> Table | None:
+        """The table kept; None if the game is a table's already (a second tap)."""
+        return game.keep_in_table(self.cleaned_data["name"])
 
 
 class RenameForm(forms.Form):

@@ -92,6 +92,18 @@ def test_keep_this_table_takes_the_games_players_and_rules_and_the_game():
     assert Table.objects.count() == 1
 
 
+def test_two_taps_on_keep_this_table_that_both_found_the_game_in_no_table_make_one_table():
+    """Two taps (a double tap, or two phones) whose requests both read the game before either
+    kept it: the second waits for the first on the game's lock, then makes no other table."""
+    game = stored_game(["Léa", "Marc"], [[3, 10]])
+    first, second = Game.objects.get(pk=game.pk), Game.objects.get(pk=game.pk)
+    kept = first.keep_in_table("Chez Marc")
+    assert second.keep_in_table("Chez Léa") is None
+    assert list(Table.objects.all()) == [kept]
+    game.refresh_from_db()
+    assert game.table == kept
+
+
 def test_keep_this_table_without_a_name_says_so_on_the_sheet():
     client = phone()
     game = stored_game(["Léa", "Marc"], [[3, 10]])

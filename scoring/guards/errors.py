@@ -69,9 +69,20 @@ def is_unavailable(exception: Exception) -> bool:
 
 def busy(request: HttpRequest, exception: Exception) -> HttpResponse:
     """The server's answer when too many phones ask at once, or the database is down: 503,
-    try again shortly. The request's transaction (a save) was rolled back whole."""
-    logger.warning("Database unavailable, answered 503: %s", exception, extra={"request": request})
-    response = render(request, "503.html", {"busy": is_busy(exception)}, status=503)
+    try again shortly. The request's transaction (a save) was rolled back whole. Load is
+    logged in a line; any other failure of the database with its traceback (on SQLite, a
+    table missing after a forgotten migrate fails the same way as a full disk)."""
+    load = is_busy(exception)
+    if load:
+        logger.warning("Database busy, answered 503: %s", exception, extra={"request": request})
+    else:
+        logger.error(
+            "Database unavailable, answered 503: %s",
+            exception,
+            exc_info=exception,
+            extra={"request": request},
+        )
+    response = render(request, "503.html", {"busy": load}, status=503)
     response["Retry-After"] = "5"
     response.app_page = True
     return response

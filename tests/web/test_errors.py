@@ -119,7 +119,7 @@ def pool_exhausted():
 
 
 @pytest.mark.parametrize("debug", [True, False])
-def test_a_database_too_busy_to_answer_is_a_503_to_try_again_not_a_500(debug):
+def test_a_database_too_busy_to_answer_is_a_503_to_try_again_not_a_500(debug, caplog):
     """Past what the server can hold, a request that
     gets no database connection in time is told to try again shortly."""
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
@@ -134,6 +134,8 @@ def test_a_database_too_busy_to_answer_is_a_503_to_try_again_not_a_500(debug):
     assert french["Retry-After"] == "5"
     assert "Le serveur est occupé" in french.content.decode()
     assert "Nothing was lost" in english.content.decode()
+    logged = [r for r in caplog.records if r.name == "scoring.guards.errors"]
+    assert [(r.levelname, r.exc_info) for r in logged] == [("WARNING", None)] * 2  # load: a line
 
 
 def test_a_save_the_busy_database_breaks_off_stores_nothing(monkeypatch):
@@ -165,9 +167,10 @@ def test_a_save_the_busy_database_breaks_off_stores_nothing(monkeypatch):
         "disk I/O error",  # SQLite on a failing disk
     ],
 )
-def test_a_database_that_is_down_is_a_503_to_try_again_and_a_save_stores_nothing(fault):
+def test_a_database_that_is_down_is_a_503_to_try_again_and_a_save_stores_nothing(fault, caplog):
     """Every page while the database is down, and a save: 503 with Retry-After, saying what
-    happened in the reader's language; nothing stored."""
+    happened in the reader's language; nothing stored. The operator's log has each failure
+    with its traceback (not load: a fault to look at)."""
     from django.db import OperationalError
 
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
@@ -188,6 +191,9 @@ def test_a_database_that_is_down_is_a_503_to_try_again_and_a_save_stores_nothing
     assert "cannot reach its database" in english.content.decode()
     game.refresh_from_db()
     assert game.rounds.count() == 0 and game.state == state
+    logged = [r for r in caplog.records if r.name == "scoring.guards.errors"]
+    assert [r.levelname for r in logged] == ["ERROR"] * 3
+    assert all(r.exc_info and str(r.exc_info[1]) == fault for r in logged)
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])

@@ -16,7 +16,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring.game.forms.new_game import NewGameForm, player_rows, typed_players
-from scoring.guards.limits import NEW_GAME, limited
+from scoring.guards.limits import NEW_GAME, RULE_SET, limited
 from scoring.house_rules.context import phone_rule_sets, sample_round
 from scoring.referee import engine
 from scoring.referee.variants import VARIANTS
@@ -129,7 +129,7 @@ def new_game_post(view):
     return require_POST(private(posted))
 
 
-@limited(NEW_GAME)
+@limited(RULE_SET)
 @new_game_post
 def save_rules(request, variant: str, data, rows: int) -> HttpResponse:
     """Save as…: the house rules kept under their name on this phone, then the new-game page

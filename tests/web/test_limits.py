@@ -232,11 +232,12 @@ def test_a_latin_1_form_with_a_csrf_cookie_and_origin_is_the_apps_400(settings, 
     assert not Game.objects.exists()
 
 
-# --- bodies under ASGI (make run, make serve): none past the limit is read --------------------
+# --- what each limit counts ----------------------------------------------------------------
 
 
-def test_house_rules_saved_under_a_name_are_counted(tight):
-    """Save as… on the new-game page creates a set: counted with the new games."""
+def test_house_rules_saved_under_a_name_are_counted_with_the_saved_sets(tight):
+    """Save as… on the new-game page creates a set: counted with the sets saved on their own
+    page (RATE_LIMIT_RULE_SETS), not with the new games, which the phone can still start."""
     from scoring.store.models import RuleSet
 
     stranger = phone("192.0.2.11")
@@ -245,3 +246,4 @@ def test_house_rules_saved_under_a_name_are_counted(tight):
         assert stranger.post("/new/tamalou/save-rules/", saving).status_code == 302  # to the set
     assert stranger.post("/new/tamalou/save-rules/", saving).status_code == 429
     assert RuleSet.objects.count() == 3
+    assert stranger.post("/new/tamalou/", NEW_GAME).status_code == 302

@@ -148,16 +148,6 @@ class HouseRulesForm(forms.Form):
         initial = kept | cls.initial_of(rule_set.settings, rule_set.name)
         return cls(variant=rule_set.variant, initial=initial, **kwargs)
 
-    @property
-    def builder_changed(self) -> bool:
-        """Whether the builder shows anything else than the variant's own rules."""
-        return bool(
-            self.changed_settings()
-            or any(row.changed for row in self.card_rows())
-            or any(value.value() for _, value in self.single_rows())
-            or any(self[name].errors for name in self.builder_names)
-        )
-
     def shown_rules(self) -> tuple[dict, str] | None:
         """The settings the builder's fields show and the name they are given: as sent (a
         bound form), or as the page opens (the table's last game's); None while a field of

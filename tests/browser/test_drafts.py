@@ -235,7 +235,7 @@ def second_scorer(browser, sheet: str) -> Page:
 def test_a_round_saved_by_another_phone_holds_the_hands_typed_here_until_the_table_chooses(
     page: Page, live_server, browser
 ):
-    """Two scorers type round 1 (issue #43): the other phone saves first. This phone is told in
+    """Two scorers type round 1: the other phone saves first. This phone is told in
     place, sees the saved round, and its hands stay at round 1 (a Save there is refused) across
     a reload, until a tap saves them as round 2 on purpose."""
     game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])

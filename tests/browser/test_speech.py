@@ -1,4 +1,4 @@
-"""Saying the round (issue #35): the round form carries what the phone needs to read a round said
+"""Saying the round: the round form carries what the phone needs to read a round said
 aloud (static/js/speech.js, unit-tested by node on 40 spoken rounds), and on a touch phone with
 speech recognition a tap on the microphone fills the form from what the table said, marked as
 heard, saved only by a tap on Save, kept as a draft across a reload. The recognizer here is a

@@ -164,7 +164,7 @@ def test_a_rematch_while_the_table_renames_its_players_is_saved_and_renamed_too(
 
 
 def test_a_table_renamed_while_a_phone_plays_answers_every_request_without_a_500(live_server):
-    """Issue #47: one phone reads the sheet and saves rounds of the table's game while two
+    """One phone reads the sheet and saves rounds of the table's game while two
     phones rename and merge back its players and a fourth starts rematches: every answer is
     a page or a clear refusal, every saved round is kept, with its players' names as renamed."""
     client = Phone(live_server.url)

@@ -507,7 +507,7 @@ CHARSETS = ["latin-1", "iso-8859-15", "cp1252", "utf-16", "utf-7", "ascii", "koi
 def test_another_charset_with_a_csrf_cookie_and_origin_is_a_clean_400(
     spec, page, charset, how, pairs
 ):
-    """Item 4: the CSRF check of Django's 400 view read the body again (a 500)."""
+    """The CSRF check of Django's 400 view read the body again (a 500)."""
     game = make_game(spec)
     rounds = game.live_rounds()
     first = rounds[0].pk if rounds else 1
@@ -567,7 +567,9 @@ PENALTY_ROW = {"penalty-0-player": "Marc", "penalty-0-points": "5", "penalty-0-r
     replace=st.booleans(),
 )
 def test_a_synced_penalty_is_stored_or_refused_never_dropped(total, initial, second, replace):
-    """Item 6: penalty-TOTAL_FORMS=0 dropped the penalty rows sent and answered saved."""
+    """A synced round with penalty rows and any management form (penalty-TOTAL_FORMS=0 once
+    dropped the rows sent and answered saved): saved with every penalty sent (200), or
+    refused with its reasons said (400) and nothing stored."""
     Game.objects.all().delete()
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
     posted = {"number": "1", "total_0": "3", "total_1": "9", "save": "1", **PENALTY_ROW}
@@ -584,17 +586,20 @@ def test_a_synced_penalty_is_stored_or_refused_never_dropped(total, initial, sec
         posted |= {"replace": "1", "edits": "0"}
     before = snapshot()
     response = client.post(f"/g/{game.edit_key}/rounds/sync/", posted)
-    assert response.status_code in (200, 400), response.status_code
-    if response.json().get("saved"):
+    if response.status_code == 200:
+        assert response.json() == {"saved": 1}
         penalties = game.live_rounds()[0].data.get("penalties", [])
         wanted = [["Marc", 5]] + ([["Léa", -2]] if second else [])
         assert sorted([p["player"], p["points"]] for p in penalties) == sorted(wanted)
     else:
+        assert response.status_code == 400, response.status_code
+        errors = response.json()["errors"]
+        assert errors and all(isinstance(e, str) and e.strip() for e in errors), errors
         assert snapshot() == before
 
 
 def test_the_plain_device_cookie_of_an_earlier_version_lists_nothing():
-    """Item 6: anybody able to set a cookie for the site could list games of their choice."""
+    """Anybody able to set a cookie for the site could list games of their choice."""
     game = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
     client = fresh_client()
     client.cookies["tamalou_games"] = f"{game.edit_key}.{game.edit_key}"

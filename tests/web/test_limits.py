@@ -215,7 +215,7 @@ def test_the_probes_key_bomb_is_refused_next_to_the_field_within_a_second():
 
 @pytest.mark.parametrize("debug", [True, False])
 def test_a_latin_1_form_with_a_csrf_cookie_and_origin_is_the_apps_400(settings, debug):
-    """Item 4 of issue 22, with DEBUG on too: Django's debug page would read the body again."""
+    """With DEBUG on too: Django's debug page would read the body again."""
     settings.DEBUG = debug
     client = Client(enforce_csrf_checks=True, REMOTE_ADDR="192.0.2.1")
     client.cookies["csrftoken"] = "a" * 32

@@ -260,7 +260,7 @@ def test_the_same_round_sent_twice_is_stored_once_without_a_conflict(client):
 
 
 def test_two_phones_saving_the_same_round_store_it_once_and_the_second_is_told(client):
-    """Issue #43: two scorers type round 1 with the same hands and caller; the second Save
+    """Two scorers type round 1 with the same hands and caller; the second Save
     (without JavaScript, or with htmx) stores nothing more and says the round was there."""
     game = Game.objects.create(variant="koubo", players=["Léa", "Marc", "Nina"])
     posted = {"number": "1", "save": "1", "total_0": "3", "total_1": "4", "total_2": "9"}

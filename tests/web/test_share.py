@@ -168,7 +168,7 @@ def test_the_followed_games_in_french(client):
 
 @pytest.mark.parametrize("link", ["share", "edit"])
 def test_a_link_that_appears_with_the_first_round_comes_with_the_live_part(client, link):
-    """Issue #43: a sheet opened before round 1 offers no spreadsheet; the live part that
+    """A sheet opened before round 1 offers no spreadsheet; the live part that
     brings round 1 brings its link too, without a reload."""
     game = make_game()
     key = game.share_key if link == "share" else game.edit_key

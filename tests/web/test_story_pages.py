@@ -202,7 +202,7 @@ def test_an_ended_game_shows_its_moments_with_the_card_in_hands_most_often(clien
 
 
 def test_the_joker_counts_among_the_cards_in_hands_most_often_whatever_ties(client):
-    """Issue #43: four cards held twice each, the joker among them (last in deck order): every
+    """Four cards held twice each, the joker among them (last in deck order): every
     one is named, the joker too."""
     game = make_game("tamalou", ("Léa", "Marc"))
     hands = [("KS 3H JOKER", "QS 2C"), ("3H 2C", "KS JOKER QD")]
@@ -446,7 +446,7 @@ def test_the_count_of_finished_games_agrees_with_its_number_in_both_languages(cl
 
 
 def test_every_stored_fact_of_a_round_is_on_its_sheet(client):
-    """Issue #43: emptied hands, penalties and their reasons, the caller, the counter-caller
+    """Emptied hands, penalties and their reasons, the caller, the counter-caller
     and the penalty cards stored with a round are each shown where the round is."""
     data = {
         "format": gamefile.GAME_FORMAT,

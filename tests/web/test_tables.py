@@ -192,7 +192,7 @@ def test_a_table_key_that_is_no_tables_starts_a_game_of_no_table():
 
 
 def test_a_game_started_from_the_table_is_offered_on_every_page_of_the_one_before():
-    """Issue #43: the next game started from the table's page (not by Rematch) is where the
+    """The next game started from the table's page (not by Rematch) is where the
     finished game's scorers and viewers go on: its sheet links it by the link each phone
     holds, and a viewer's live part moves on to it by itself."""
     client = phone()
@@ -338,7 +338,7 @@ def test_a_phone_keeps_its_ten_latest_tables():
 
 
 def test_the_tables_page_names_the_house_settings_of_its_last_game():
-    """Issue #43: a limit and a number of rounds: named on the table's page, which named
+    """A limit and a number of rounds: named on the table's page, which named
     only the variant."""
     client = phone()
     table = make_table(client, players="Léa\nMarc")

@@ -87,9 +87,6 @@ def import_game(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "import_game.html", context, status=400 if form.error else 200)
 
 
-# --- the rules ------------------------------------------------------------------------------
-
-
 # --- the sheet and its rounds ------------------------------------------------------------
 
 

@@ -1,7 +1,7 @@
 """Rate limits on the writes that create things, per client.
 
 A new game, an import, a round sent by a phone that was offline, a table and a saved set of
-house rules each create rows; without a limit one client created 2,000 games in 5 seconds.
+house rules each create rows; without a limit one client could fill the database in minutes.
 Each is counted per client address in a bucket of the database (``RateBucket``), the one
 store every process and app server already shares, and past its rate answered 429 with the
 app's page before anything is stored. The rates (``RATE_LIMITS`` in the settings) are far

@@ -45,12 +45,19 @@ class Stack:
     port: int
     log: Path
 
-    def access_log(self, nginx: bool) -> list[str]:
+    def access_log(self, nginx: bool, showing: str = "") -> list[str]:
         """nginx's access log lines (they start with "nginx ": deploy/stack.sh), or else
-        gunicorn's, from the stack's output."""
-        time.sleep(0.2)  # the last answer's line written
-        lines = self.log.read_text(errors="replace").splitlines()
-        return [line for line in lines if '" ' in line and line.startswith("nginx ") == nginx]
+        gunicorn's, from the stack's output; once one of them holds ``showing`` (a request's
+        line is written after its answer), or 5 s have passed."""
+        deadline = time.monotonic() + 5
+        while True:
+            lines = self.log.read_text(errors="replace").splitlines()
+            lines = [line for line in lines if '" ' in line and line.startswith("nginx ") == nginx]
+            if not showing or any(showing in line for line in lines):
+                return lines
+            if time.monotonic() > deadline:
+                return lines
+            time.sleep(0.05)
 
 
 def ensure_nginx() -> None:
@@ -206,7 +213,7 @@ def test_static_files_come_from_nginx_cached_for_ever(stack):
         cache = headers.get("Cache-Control", "")
         assert int(re.search(r"max-age=(\d+)", cache).group(1)) >= 365 * 86400, (path, cache)
         assert headers.get("Expires", "").endswith("2037 23:55:55 GMT"), headers
-    served = "\n".join(stack.access_log(nginx=True))
+    served = "\n".join(stack.access_log(nginx=True, showing=f"GET {files[-1]} "))
     assert all(f'"GET {path} HTTP/1.1" 200' in served for path in files)
     assert not [line for line in stack.access_log(nginx=False) if "/static/" in line]
 
@@ -225,7 +232,8 @@ def test_a_3_mb_body_is_refused_413_by_nginx_without_reaching_the_app(stack):
         connection.close()
     assert status == 413
     assert b"<center>nginx</center>" in page  # nginx's own page, not the app's
-    refused = [line for line in stack.access_log(nginx=True) if "/import/?too-large" in line]
+    logged = stack.access_log(nginx=True, showing="/import/?too-large")
+    refused = [line for line in logged if "/import/?too-large" in line]
     assert len(refused) == 1 and '" 413 ' in refused[0], refused
     assert not [line for line in stack.access_log(nginx=False) if "too-large" in line]
 

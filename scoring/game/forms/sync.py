@@ -4,7 +4,6 @@ and its hands as the round form reads them."""
 from __future__ import annotations
 
 from django import forms
-from django.utils.translation import gettext as _
 
 from scoring.game.forms.rounds import RoundForm
 
@@ -30,7 +29,7 @@ class SyncForm(forms.Form):
         self.misplaced = number > count + 1 or (replace and number > count)
         adding = not self.misplaced and not replace and number == count + 1
         if adding and self.game.score().finished:
-            raise forms.ValidationError(_("The game is over: no more rounds can be added."))
+            raise forms.ValidationError(RoundForm.for_game(self.game).game_over_text)
         return data
 
     def round_form(self) -> RoundForm:

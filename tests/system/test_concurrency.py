@@ -9,7 +9,7 @@ import time
 from collections import Counter
 
 import pytest
-from django.db import connections, transaction
+from django.db import connection, connections, transaction
 
 from scoring.store.models import Game, Round, Table
 from tests.helpers import NOBODY_CALLED
@@ -120,6 +120,27 @@ def test_deleting_and_adding_at_once_leaves_no_gap_or_duplicate(live_server):
     assert len(Game.objects.get(pk=game.pk).score().rounds) == len(live)
 
 
+def renaming_waits() -> None:
+    """Until another transaction waits for a lock this one holds (on PostgreSQL, a backend
+    this one blocks: the rename, holding the table's lock, waits for the game's). SQLite
+    shows no such wait (the rename waits for the database's write lock): a second then."""
+    if connection.vendor != "postgresql":
+        time.sleep(1)
+        return
+    deadline = time.monotonic() + 20
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute("SELECT pg_stat_clear_snapshot()")  # read afresh in this transaction
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))"
+            )
+            if cursor.fetchone()[0]:
+                return
+            time.sleep(0.02)
+    raise AssertionError("the rename never waited for the game's lock")
+
+
 def test_a_rematch_while_the_table_renames_its_players_is_saved_and_renamed_too():
     """A rematch holds its game's lock and adds a game that refers to the table; a rename
     holds the table's lock and waits for that game's. On PostgreSQL a FOR UPDATE lock on the
@@ -136,7 +157,7 @@ def test_a_rematch_while_the_table_renames_its_players_is_saved_and_renamed_too(
             with transaction.atomic():
                 locked = Game.objects.select_for_update(no_key=True).get(pk=game.pk)
                 held.set()
-                time.sleep(1)  # the rename takes the table's lock meanwhile
+                renaming_waits()  # the rename takes the table's lock meanwhile
                 locked.rematch()
         except BaseException as error:
             failures.append(error)

@@ -322,6 +322,10 @@ def test_the_sheet_works_without_javascript_in_french(browser, live_server):
     page.get_by_role("button", name="Commencer la partie").tap()
     expect(page.locator("#picker")).to_be_hidden()
     expect(page.locator("button[name=pick]").first).to_be_hidden()
+    # Every button shown does something without a script: none is a script's (type=button);
+    # the players are named as text beside their totals.
+    assert page.locator("button[type=button]:visible").all_inner_texts() == []
+    expect(page.locator(".hand .who-name")).to_have_text(["Léa", "Marc"])
     page.fill("#id_total_0", "7")
     page.fill("#id_total_1", "3")
     page.get_by_role("button", name="Enregistrer la manche 1").tap()  # nobody tapped as caller

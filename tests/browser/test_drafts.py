@@ -423,3 +423,44 @@ def test_totals_typed_before_the_scripts_start_survive_a_reload(phone: Page, liv
     phone.reload()
     for seat, total in enumerate(["5", "12", "7"]):
         expect(phone.locator(f"#id_total_{seat}")).to_have_value(total)
+
+
+def test_a_new_game_being_typed_survives_a_reload_and_the_language_switch(phone: Page, live_server):
+    """The new-game form as it was left (its rows, names, dealer and a house rule) after a
+    reload and the FR/EN switch; sent, it is dropped: the next new game starts empty."""
+    page = phone
+    page.goto(f"{live_server.url}/new/tamalou/")
+    for row, name in enumerate(("Léa", "Marc", "Nina", "Omar")):
+        page.locator(f"#id_name_{row}").fill(name)
+    page.get_by_role("button", name="Add a player").tap()
+    page.keyboard.type("Zoé")
+    page.get_by_role("button", name="Player 2 deals first").tap()
+    page.locator("#builder summary").tap()
+    page.locator('button[name="step"][value="joker_value:-1"]').tap()
+    joker = page.locator("#id_joker_value")
+    changed = joker.input_value()
+    names = ["Léa", "Marc", "Nina", "Omar", "Zoé"]
+
+    def as_left() -> None:
+        shown = page.locator(".player-row:not([hidden]) input")
+        expect(shown).to_have_count(5)
+        for row, name in enumerate(names):
+            expect(shown.nth(row)).to_have_value(name)
+        expect(page.locator("#players button[data-row='deal-1']")).to_have_attribute(
+            "aria-pressed", "true"
+        )
+        expect(joker).to_have_value(changed)
+
+    page.reload()
+    as_left()
+    page.locator("form.lang button[value=fr]").tap()
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    as_left()
+    assert_fits_the_phone(page)
+    page.get_by_role("button", name="Commencer la partie").tap()
+    expect(page.locator(".round-form h2")).to_have_text("Manche 1")
+    game = Game.objects.get()
+    assert game.players == names and game.first_dealer == 1
+    assert game.settings == {"joker_value": int(changed)}
+    page.goto(f"{live_server.url}/new/tamalou/")
+    expect(page.locator("#id_name_0")).to_have_value("")

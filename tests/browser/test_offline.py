@@ -127,6 +127,7 @@ def test_offline_the_sheet_as_last_shown_and_the_rules_open_as_last_known(page: 
         expect(page.locator("h1")).to_have_text("Tamalou (classic)")
         expect(banner).to_be_visible()
         page.locator("header.bar").get_by_role("link", name="Rules").tap()
+        expect(page.locator("h1")).to_have_text("Rules")  # the list of rules, not the page before
         expect(banner).to_be_visible()
         page.get_by_role("link", name=re.compile(r"^Dutch")).first.tap()
         expect(page.locator("h1")).to_contain_text("Dutch")

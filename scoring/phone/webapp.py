@@ -58,6 +58,7 @@ SCRIPTS = [
     "js/offline.js",
     "js/share.js",
     "js/keep.js",
+    "js/fields.js",
     "js/drafts.js",
     "js/say.js",
     "js/speech.js",

@@ -2,6 +2,7 @@
 // phone, the form goes on to the next round. And a kept round put back into the form.
 // Saved with nobody as the caller, it is asked about first, as the server would ask: kept
 // only once the table answered that nobody called (the sync then does not ask again).
+import { setFields } from "./fields.js";
 import { keptRound } from "./queue.js";
 import { pendingBox, putKept } from "./store.js";
 
@@ -18,15 +19,7 @@ export function renumber(form, number) {
 // The penalty rows' bookkeeping (penalty-TOTAL_FORMS…) describes the rows on the page: kept.
 const bookkeeping = /^(number|csrfmiddlewaretoken|edits|target|.*-(TOTAL|INITIAL|MIN_NUM|MAX_NUM)_FORMS)$/;
 export function fillForm(form, fields) {
-  const values = new Map();
-  for (const [name, value] of fields) values.set(name, [...(values.get(name) || []), value]);
-  form.querySelectorAll("input, select").forEach((input) => {
-    if (!input.name || bookkeeping.test(input.name)) return;
-    const given = values.get(input.name) || [];
-    if (input.type === "radio" || input.type === "checkbox") {
-      input.checked = given.includes(input.value) || (!given.length && input.value === "");
-    } else input.value = given[0] || "";
-  });
+  setFields(form, fields, bookkeeping);
   const question = form.querySelector(".who-called");
   if (question) question.hidden = true; // asked about the round that was in the form
   form.querySelector(".hand .who")?.click(); // round.js moves the picker and redraws

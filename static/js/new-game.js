@@ -11,6 +11,7 @@
 // What is typed is kept for the tab (sessionStorage) as it is typed: a reload or the language
 // switch draws the same page again, and the form comes back as it was left (its rows, names,
 // dealer and house rules). It is dropped when the form is sent (the server carries it on).
+import { setFields } from "./fields.js";
 import { enterGoesOn } from "./next-field.js";
 import { rowAction } from "./players.js";
 
@@ -140,24 +141,12 @@ function restore() {
     return;
   }
   if (kept?.drawn !== drawn || !Array.isArray(kept.fields)) return; // another page drawn since
-  const value = new Map(kept.fields);
   const names = kept.fields.filter(([name]) => /^name_\d+$/.test(name)).map(([, name]) => name);
   draw(form.querySelector("#players"), {
     rows: names.map((name) => ({ ...BLANK, name })),
-    dealer: Number(value.get("dealer")) || 0,
+    dealer: Number(new Map(kept.fields).get("dealer")) || 0,
   });
-  const changed = [];
-  for (const field of form.elements) {
-    if (!field.name || field.disabled || /^(csrfmiddlewaretoken|dealer|name_\d+)$/.test(field.name)) continue;
-    if (field.type === "checkbox" || field.type === "radio") {
-      const checked = kept.fields.some(([name, v]) => name === field.name && v === field.value);
-      if (field.checked !== checked) changed.push(field);
-      field.checked = checked;
-    } else if (value.has(field.name) && field.tagName !== "BUTTON" && field.value !== value.get(field.name)) {
-      field.value = value.get(field.name);
-      changed.push(field);
-    }
-  }
+  const changed = setFields(form, kept.fields, /^(csrfmiddlewaretoken|dealer|name_\d+)$/);
   // As if typed: the house rules mark their changes, and the sample round is drawn again.
   for (const field of changed) field.dispatchEvent(new Event("change", { bubbles: true }));
 }

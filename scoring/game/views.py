@@ -371,18 +371,15 @@ def unfollow_game(request: HtmxHttpRequest, key: str) -> HttpResponse:
 def keep_table(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """ "Keep this table" on a game's sheet: a table of its players and rules, the game in it."""
     game = find_game("edit", key)
-    if game.table_id is not None:
-        messages.error(request, _("This game is already a table's."))
-        return redirect("edit", key=game.edit_key)
     form = KeepTableForm(request.POST)
-    if not form.is_valid():
+    if game.table_id is None and not form.is_valid():
         context = sheet_context(request, game, new_round_form(game)) | game_table(
             request, game, "edit"
         )
         context |= {"keep_form": form, "keep_open": True}
         return render(request, page_template(game), context, status=400)
-    table = form.save(game)
-    if table is None:  # another tap kept it meanwhile
+    table = None if game.table_id is not None else form.save(game)
+    if table is None:  # a table's already, or another tap kept it meanwhile
         messages.error(request, _("This game is already a table's."))
         return redirect("edit", key=game.edit_key)
     remember(request, game.edit_key)

@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 
 # What a test waits to see on the page, up to 10 s (Playwright's default is 5 s): on the
 # 2-core CI machine, four test processes and their browsers share the cores, and a page's
-# answer (the sheet after Start the game) has once come after more than 5 s. A check that
-# holds at once still passes at once.
+# answer (the sheet after Start the game) can take more than 5 s. A check that holds at once
+# still passes at once.
 expect.set_options(timeout=10_000)
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

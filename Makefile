@@ -47,11 +47,13 @@ node_modules/.installed: package-lock.json
 run: install
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-# Debian's Chromium for the browser tests, installed when it is missing.
+# Debian's Chromium headless shell for the browser tests (Chromium without its window, the
+# browser Playwright itself runs headless: about half the CPU of the whole Chromium), installed
+# when it is missing.
 browsers:
-	@command -v chromium >/dev/null 2>&1 || { \
-		echo "Installing Debian's chromium for the browser tests"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@command -v chromium-headless-shell >/dev/null 2>&1 || { \
+		echo "Installing Debian's chromium-headless-shell for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell >/dev/null; }
 
 # Debian's nginx for make stack and the system tier, installed when it is missing.
 nginx:
@@ -60,8 +62,8 @@ nginx:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; }
 
 # Every tier on SQLite (tests/referee: the referee alone; tests/web: pages through Django's test
-# client; tests/browser: Debian's Chromium at the phone sizes; tests/system: gunicorn, nginx and
-# racing phones over loopback), then the tiers that read or write the database again on
+# client; tests/browser: Debian's Chromium headless shell at the phone sizes; tests/system:
+# gunicorn, nginx and racing phones over loopback), then the tiers that read or write the database again on
 # PostgreSQL when one answers at POSTGRES_URL (REQUIRE_POSTGRES=1, as in CI, makes a missing
 # PostgreSQL an error). The browser tier runs once: what Chromium shows of pages whose server
 # side the web tier covers on both.

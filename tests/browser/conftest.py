@@ -1,5 +1,6 @@
-"""The browser tier's phone: Debian's Chromium driven by Playwright, a touch phone of one of
-the two sizes the app is drawn for, in English unless the test switches."""
+"""The browser tier's phone: Debian's Chromium (its headless shell) driven by Playwright, a
+touch phone of one of the two sizes the app is drawn for, in English unless the test
+switches."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from playwright.sync_api import expect
 # still passes at once.
 expect.set_options(timeout=10_000)
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM = shutil.which("chromium-headless-shell") or "/usr/bin/chromium-headless-shell"
 PHONE = {"width": 390, "height": 844}
 
 

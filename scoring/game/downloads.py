@@ -1,5 +1,5 @@
 """A game as a file to download: its game file (JSON) or its sheet as CSV, named after the
-variant and the day it began."""
+variant, the players and the day it began."""
 
 from __future__ import annotations
 
@@ -8,16 +8,15 @@ from django.utils import timezone
 
 from scoring.referee import gamefile
 from scoring.store.models import Game
-from scoring.store.spreadsheet import file_name as csv_file_name
-from scoring.store.spreadsheet import sheet_csv
+from scoring.store.spreadsheet import file_name, sheet_csv
 
 
 def game_file_download(game: Game) -> HttpResponse:
     """The game file, as an import reads it."""
     text = gamefile.dumps(game.game_file())
     response = HttpResponse(text, content_type="application/json; charset=utf-8")
-    stamp = timezone.localdate(game.created_at).isoformat()
-    response["Content-Disposition"] = f'attachment; filename="tamalou-{game.variant}-{stamp}.json"'
+    name = file_name(game.variant, game.players, timezone.localdate(game.created_at), "json")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
 
@@ -26,6 +25,6 @@ def csv_download(game: Game) -> HttpResponse:
     spreadsheets opening it with a double tap read its accents as UTF-8."""
     sheet = game.score()
     response = HttpResponse("\ufeff" + sheet_csv(sheet), content_type="text/csv; charset=utf-8")
-    name = csv_file_name(sheet, timezone.localdate(game.created_at))
+    name = file_name(sheet.variant, sheet.players, timezone.localdate(game.created_at), "csv")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

@@ -89,10 +89,11 @@ def sheet_csv(sheet: ScoreSheet) -> str:
     return "".join(lines)
 
 
-def file_name(sheet: ScoreSheet, day: datetime.date) -> str:
-    """``tamoul-lea-marc-nina-2026-11-24.csv``: the variant, the players (in ASCII, as far as
-    their names have letters; left out when too long) and the day the game started."""
-    variant = slugify(sheet.variant.replace("_", "-"))
-    players = "-".join(filter(None, (slugify(p) for p in sheet.players)))
-    start = f"{variant}-{players}" if players and len(variant + players) < LONGEST_NAME else variant
-    return f"{start}-{day.isoformat()}.csv"
+def file_name(variant: str, players: Iterable[str], day: datetime.date, extension: str) -> str:
+    """``tamoul-lea-marc-nina-2026-11-24.csv``: a game's file (CSV or JSON) named after its
+    variant, its players (in ASCII, as far as their names have letters; left out when too
+    long) and the day it started."""
+    variant = slugify(variant.replace("_", "-"))
+    names = "-".join(filter(None, (slugify(p) for p in players)))
+    start = f"{variant}-{names}" if names and len(variant + names) < LONGEST_NAME else variant
+    return f"{start}-{day.isoformat()}.{extension}"

@@ -422,7 +422,7 @@ def test_the_exported_file_is_named_after_the_local_date(client):
         created_at=timezone.make_aware(timezone.datetime(2026, 11, 22, 0, 30))  # Paris
     )
     response = client.get(f"/g/{game.edit_key}/export/")
-    assert 'filename="tamalou-tambouille-2026-11-22.json"' in response["Content-Disposition"]
+    assert 'filename="tambouille-lea-marc-2026-11-22.json"' in response["Content-Disposition"]
 
 
 def test_a_turn_round_kept_offline_is_sent_like_a_round(client):

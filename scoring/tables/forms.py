@@ -38,7 +38,7 @@ class TableNameField(forms.CharField):
     def __init__(self, **kwargs):
         attrs = {
             "autocomplete": "off",
-            "placeholder": gettext_lazy("Jeudis chez Léa"),
+            "placeholder": gettext_lazy("Thursdays at Léa's"),
             # Not the field's max_length: its message would say 200, not checked_name's 40.
             "maxlength": NAME_TYPED,
         }

@@ -41,6 +41,14 @@ def test_a_table_made_on_the_home_page_is_kept_in_the_phones_list():
 
 
 @pytest.mark.parametrize(
+    ("language", "example"), [("en", "Thursdays at Léa&#x27;s"), ("fr", "Jeudis chez Léa")]
+)
+def test_the_name_box_of_a_new_table_shows_an_example_in_the_phones_language(language, example):
+    home = phone(language).get("/").content.decode()
+    assert f'placeholder="{example}"' in home
+
+
+@pytest.mark.parametrize(
     ("name", "players", "field", "message"),
     [
         ("", "Léa\nMarc", "name", "Enter a name."),

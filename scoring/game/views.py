@@ -81,6 +81,8 @@ def import_game(request: HtmxHttpRequest) -> HttpResponse:
                     "new game, beside the earlier copy."
                 ),
             )
+        elif form.earlier_copy_opened:
+            messages.info(request, _("This phone imported this game before: here is that copy."))
         remember(request, form.game.edit_key)
         return redirect("edit", key=form.game.edit_key)
     context = {"error": form.error, "table": table}

@@ -29,6 +29,7 @@ WORDS = {
         "removed": "The game was removed from this phone. Its links still open it.",
         "over": "Game over",
         "earlier": "Show rounds 1 to 15",
+        "imported before": "This phone imported this game before: here is that copy.",
     },
     "fr": {
         "next": "La partie suivante a commencé",
@@ -40,6 +41,7 @@ WORDS = {
         "removed": "La partie a été retirée de ce téléphone. Ses liens l’ouvrent toujours.",
         "over": "Partie terminée",
         "earlier": "Afficher les manches 1 à 15",
+        "imported before": "Ce téléphone a déjà importé cette partie\u202f: en voici la copie.",
     },
 }
 
@@ -257,10 +259,12 @@ def test_remove_needs_a_post_and_a_known_game(client):
 def test_a_file_imported_twice_is_one_game(client, language):
     data = (EXAMPLES / "koubo.game.json").read_text()
     marked = json.dumps({**json.loads(data), "id": "table-7_evening"})
-    first = import_file(client, marked)
-    second = import_file(client, marked)
+    first = import_file(client, marked, follow=True)
+    second = import_file(client, marked, follow=True)
     game = Game.objects.get()
-    assert first["Location"] == second["Location"] == f"/g/{game.edit_key}/"
+    assert first.redirect_chain == second.redirect_chain == [(f"/g/{game.edit_key}/", 302)]
+    assert WORDS[language]["imported before"] not in text(first)
+    assert WORDS[language]["imported before"] in text(second)  # the same game, with a word
     assert (game.uid, game.imported) == ("table-7_evening", True)
     assert client.get("/stats/").context["games"] == 1
     assert text(client.get("/")).count(WORDS[language]["remove"]) == 1

@@ -121,9 +121,10 @@ class ImportForm(forms.Form):
     """A game file sent from the phone (``file``), stored whole or refused whole (or a table
     file: a new table and its games, ``scoring.store.tablefile``). A game file
     that is a copy this phone imported (``mine``: its games' edit keys) as it stands opens
-    that copy; once saved, ``beside_an_earlier_copy`` says whether the game is a new copy of
-    one it imported before with other rounds."""
+    that copy; once saved, ``earlier_copy_opened`` says so, and ``beside_an_earlier_copy``
+    whether the game is a new copy of one it imported before with other rounds."""
 
+    earlier_copy_opened = False
     beside_an_earlier_copy = False
     table = None  # a table file: the table made, and its games (``games``)
     games: list[Game] = []
@@ -161,6 +162,7 @@ class ImportForm(forms.Form):
             return False
         # A new copy of a game this phone imported before with other rounds (the same id).
         made = self.game.pk not in {pk for pk, _ in before}
+        self.earlier_copy_opened = not made
         self.beside_an_earlier_copy = made and self.game.uid in {uid for _, uid in before}
         return True
 

@@ -47,9 +47,8 @@ node_modules/.installed: package-lock.json
 run: install
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-# Debian's Chromium headless shell for the browser tests (Chromium without its window, the
-# browser Playwright itself runs headless: about half the CPU of the whole Chromium), installed
-# when it is missing.
+# Debian's Chromium headless shell for the browser tests (Chromium without its window, as
+# Playwright itself runs it headless, lighter than the whole browser), installed when missing.
 browsers:
 	@command -v chromium-headless-shell >/dev/null 2>&1 || { \
 		echo "Installing Debian's chromium-headless-shell for the browser tests"; \
@@ -63,9 +62,9 @@ nginx:
 
 # Every tier on SQLite (tests/referee: the referee alone; tests/web: pages through Django's test
 # client; tests/browser: Debian's Chromium headless shell at the phone sizes; tests/system:
-# gunicorn, nginx and racing phones over loopback), then the tiers that read or write the database again on
-# PostgreSQL when one answers at POSTGRES_URL (REQUIRE_POSTGRES=1, as in CI, makes a missing
-# PostgreSQL an error). The browser tier runs once: what Chromium shows of pages whose server
+# gunicorn, nginx and racing phones over loopback), then the tiers that read or write the
+# database again on PostgreSQL when one answers at POSTGRES_URL (REQUIRE_POSTGRES=1, as in CI,
+# makes a missing PostgreSQL an error). The browser tier runs once: what Chromium shows of pages whose server
 # side the web tier covers on both.
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/tamalou
 # Four test processes even on two cores: the browser and system tiers spend most of their time

@@ -56,7 +56,7 @@ EOF
 # gunicorn first (make serve migrates and collects the static files), then nginx once the app
 # listens. Each in a session of its own, so that only this script stops them.
 rm -f "$STACK/gunicorn.pid"
-GUNICORN_CMD_ARGS="--pid $STACK/gunicorn.pid" \
+GUNICORN_CMD_ARGS="--pid $STACK/gunicorn.pid ${GUNICORN_CMD_ARGS:-}" \
     setsid "${MAKE:-make}" -s --no-print-directory serve HOST=127.0.0.1 PORT="$APP_PORT" &
 app=$! web=
 stop() {  # gunicorn's master finishes its requests and stops its workers, then make ends

@@ -110,16 +110,14 @@ def round_summary(request: HttpRequest, game: Game, sheet: engine.ScoreSheet, nu
 
 
 def standings(game: Game, sheet: engine.ScoreSheet) -> list[dict]:
-    """The players by running total, with what to say of each."""
+    """The players by place (``Progress.places``), with what to say of each."""
     low = min((sheet.totals[p] for p in sheet.in_game), default=None)
     last = sheet.rounds[-1] if sheet.rounds else None
-    order = sorted(
-        game.players,
-        key=lambda p: (p not in sheet.in_game, sheet.totals[p], game.players.index(p)),
-    )
+    places = engine.progress_of(sheet).places()
+    order = sorted(game.players, key=lambda p: (places[p], game.players.index(p)))
     return [
         {
-            "rank": 1 + sum(1 for q in game.players if sheet.totals[q] < sheet.totals[p]),
+            "rank": places[p],
             "name": p,
             "total": sheet.totals[p],
             "out": p in sheet.eliminated,

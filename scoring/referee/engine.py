@@ -660,6 +660,15 @@ class Progress:
     winners: tuple[str, ...] = ()
     losers: tuple[str, ...] = ()
 
+    def places(self) -> dict[str, int]:
+        """Each player's place: the game's winners first (a Dutch game whose last players all
+        went out is won by the lowest of them, who may have more than a player out before),
+        then the players still in, then those out, each by running total; players equal on
+        all of it share a place."""
+        won, out = self.winners, set(self.totals) - set(self.in_game)
+        rank = {p: (p not in won, p in out, total) for p, total in self.totals.items()}
+        return {p: 1 + sum(other < mine for other in rank.values()) for p, mine in rank.items()}
+
 
 @dataclass(frozen=True)
 class RunningTotals:

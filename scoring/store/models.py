@@ -734,7 +734,7 @@ class PlayerResult(models.Model):
     in_game = models.BooleanField()  # not knocked out: the home page's leader is among them
     # Whole or half points (engine.exact): one decimal place sums and compares them exactly.
     total = models.DecimalField(max_digits=15, decimal_places=1)
-    place = models.PositiveSmallIntegerField()  # 1 + the players with a lower total
+    place = models.PositiveSmallIntegerField()  # engine.Progress.places: the winners first
     hands = models.PositiveIntegerField()  # rounds this player played
     hand_points = models.DecimalField(max_digits=15, decimal_places=1)  # their hands' totals
     best = models.DecimalField(max_digits=15, decimal_places=1, null=True)  # lowest round score
@@ -754,7 +754,7 @@ class PlayerResult(models.Model):
     @staticmethod
     def rows_of(game_id: int, summary: story.GameSummary) -> list[PlayerResult]:
         """The rows of the game ``game_id`` whose referee's summary is ``summary``."""
-        progress, totals = summary.progress, summary.totals
+        progress, totals, places = summary.progress, summary.totals, summary.progress.places()
         rows = []
         for seat, player in enumerate(summary.players):
             figures = summary.figures[player]
@@ -769,7 +769,7 @@ class PlayerResult(models.Model):
                     won=progress.finished and player in progress.winners,
                     in_game=player in progress.in_game,
                     total=exact_points(totals[player]),
-                    place=1 + sum(other < totals[player] for other in totals.values()),
+                    place=places[player],
                     hands=figures.hands,
                     hand_points=exact_points(figures.hand_points),
                     best=exact_points(figures.best),

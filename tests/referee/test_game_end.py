@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from scoring.referee.engine import GameEntry, GameError, extend_sheet, score_game
+from scoring.referee.engine import GameEntry, GameError, extend_sheet, progress_of, score_game
 from tests.helpers import rnd
 
 pytestmark = pytest.mark.no_database
@@ -136,3 +136,19 @@ def test_a_round_after_the_agreed_rounds_says_so_even_when_someone_went_out():
         "Round 3: the game ended after round 2, the last of the 2 agreed; no more rounds can "
         "be added."
     )
+
+
+def test_the_winner_of_a_dutch_game_everybody_left_at_once_is_placed_first():
+    """Léa goes out first with 101; Marc (115) and Nina (120) go out together: Marc, the
+    closest to 100, wins and is first though Léa has fewer points; the others by total."""
+    entries = (rnd({"Léa": 101, "Marc": 50, "Nina": 60}), rnd({"Marc": 65, "Nina": 60}))
+    sheet = score_game(game("dutch", entries))
+    assert sheet.finished and sheet.winners == ["Marc"]
+    assert progress_of(sheet).places() == {"Marc": 1, "Léa": 2, "Nina": 3}
+
+
+def test_players_still_in_are_placed_before_those_out_and_ties_share_a_place():
+    entries = (rnd({"Léa": 100, "Marc": 30, "Nina": 30}),)
+    sheet = score_game(game("dutch", entries))
+    assert not sheet.finished
+    assert progress_of(sheet).places() == {"Marc": 1, "Nina": 1, "Léa": 3}

@@ -35,6 +35,10 @@ def expected_rows(game: Game) -> list[tuple]:
     rounds = list(Round.objects.filter(game=game, deleted_at__isnull=True).order_by("position"))
     sheet = engine.score_game(game.as_entry(game.entries(rounds)))
     rows = []
+
+    def ranked(p):  # docs/rules.md: the winners, then the players still in, then those out
+        return (p not in sheet.winners, p not in sheet.in_game, sheet.totals[p])
+
     for seat, player in enumerate(sheet.players):
         scores = [r.scores[player] for r in sheet.rounds if player in r.scores]
         judged = [r for r in sheet.rounds if r.caller == player and r.caller_succeeded is not None]
@@ -48,7 +52,7 @@ def expected_rows(game: Game) -> list[tuple]:
                 sheet.finished and player in sheet.winners,
                 player in sheet.in_game,
                 sheet.totals[player],
-                1 + sum(t < sheet.totals[player] for t in sheet.totals.values()),
+                1 + sum(ranked(other) < ranked(player) for other in sheet.players),
                 len(scores),
                 sum(
                     (r.hand_totals[player] for r in sheet.rounds if player in r.scores), Fraction(0)
@@ -147,6 +151,18 @@ def test_a_refused_round_and_a_timer_tap_change_no_row(client):
     assert_rows(game)
 
 
+def test_the_winner_of_a_dutch_game_everybody_left_at_once_has_the_first_place(client):
+    """Léa goes out first with 101; Marc (115) and Nina (120) go out together: Marc wins, and
+    his row says the first place though Léa has fewer points."""
+    game = Game.objects.create(variant="dutch", players=["Léa", "Marc", "Nina"])
+    rounds = [{"Léa": "101", "Marc": "50", "Nina": "60"}, {"Marc": "65", "Nina": "60"}]
+    for number, hands in enumerate(rounds, 1):
+        assert save_round(client, game, number, hands, caller="Marc").status_code == 302
+    assert_rows(game)
+    places = dict(PlayerResult.objects.filter(game=game).values_list("player", "place"))
+    assert places == {"Marc": 1, "Léa": 2, "Nina": 3}
+
+
 def test_a_rename_and_a_merge_carry_the_rows_and_the_standings_follow():
     table, _ = evening_table()
     table.rename("Nina", "Ninon")
@@ -188,14 +204,22 @@ def test_restored_games_have_their_rows_and_a_deleted_game_takes_its_own(tmp_pat
     }
 
 
-def test_the_migration_makes_the_rows_of_every_game_stored_before():
-    migration = importlib.import_module("scoring.migrations.0017_player_results")
+def test_the_migrations_make_the_rows_of_every_game_stored_before(client):
+    """0017 makes the rows (each place by total), 0018 places the winners first."""
+    made = importlib.import_module("scoring.migrations.0017_player_results")
+    placed = importlib.import_module("scoring.migrations.0018_winners_placed_first")
     for name in SCORED + MATCHES:
         Game.objects.import_file((EXAMPLES / name).read_bytes())
     Game.objects.filter(variant="koubo").first().end()
     empty = Game.objects.create(variant="tamalou", players=["Léa", "Marc"])
+    dutch = Game.objects.create(variant="dutch", players=["Léa", "Marc", "Nina"])
+    rounds = [{"Léa": "101", "Marc": "50", "Nina": "60"}, {"Marc": "65", "Nina": "60"}]
+    for number, hands in enumerate(rounds, 1):
+        assert save_round(client, dutch, number, hands, caller="Marc").status_code == 302
     PlayerResult.objects.all().delete()
-    migration.fill_results(apps, None)
+    made.fill_results(apps, None)
+    assert PlayerResult.objects.get(game=dutch, player="Marc").place == 2  # by total
+    placed.place_winners_first(apps, None)
     for game in Game.objects.all():
         assert_rows(game)
     assert PlayerResult.objects.filter(game=empty, rounds=0).count() == 2

@@ -189,6 +189,19 @@ def test_a_finished_game_shows_the_ranking_the_chart_and_its_moments(client):
     assert "Moments de la partie" in text and "Graphique des totaux" in text
 
 
+def test_a_dutch_game_everybody_left_at_once_places_its_winner_first(client):
+    """Léa goes out first with 101; Marc (115) and Nina (120) go out together: Marc, the
+    closest to 100, wins and is placed first, though Léa has fewer points (docs/rules.md)."""
+    game = make_game("dutch")
+    rounds = [{"Léa": 101, "Marc": 50, "Nina": 60}, {"Marc": 65, "Nina": 60}]
+    for number, hands in enumerate(rounds, 1):
+        Round.objects.create(game=game, position=number, data={"hands": hands})
+    page = client.get(f"/g/{game.edit_key}/").content.decode()
+    ranking = re.findall(r'<span class="rank">(\d+)</span>\s*<span class="name">(\w+)', page)
+    assert ranking == [("1", "Marc"), ("2", "Léa"), ("3", "Nina")]
+    assert "Winner: Marc" in page
+
+
 def test_an_ended_game_shows_its_moments_with_the_card_in_hands_most_often(client):
     game = make_game("tamalou", ("Léa", "Marc"))
     for number, (lea, marc) in enumerate([("KS 3H", "QS 2C"), ("3H 2C", "KS QD")], 1):

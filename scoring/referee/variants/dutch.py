@@ -42,6 +42,10 @@ class Dutch(Variant):
     )
     decisions = (
         gettext_noop("Players who go out in the same round are listed in turn order."),
+        gettext_noop(
+            "Places: the winner first, then the players still in, then those out, each by "
+            "total (a player out earlier with fewer points is placed above one out later)."
+        ),
         gettext_noop("The call succeeds when the caller has strictly the lowest hand."),
         gettext_noop(
             "House rules without a limit knock nobody out: the game ends after the agreed "

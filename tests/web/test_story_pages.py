@@ -200,6 +200,9 @@ def test_a_dutch_game_everybody_left_at_once_places_its_winner_first(client):
     ranking = re.findall(r'<span class="rank">(\d+)</span>\s*<span class="name">(\w+)', page)
     assert ranking == [("1", "Marc"), ("2", "Léa"), ("3", "Nina")]
     assert "Winner: Marc" in page
+    # Marc went out too (his tag says so), but the winner's name is not crossed out.
+    rows = re.findall(r'<li class="standing([^"]*)">\s*<span class="rank">\d+</span>', page)
+    assert rows == [" leader", " out", " out"]
 
 
 def test_an_ended_game_shows_its_moments_with_the_card_in_hands_most_often(client):

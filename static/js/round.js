@@ -244,10 +244,11 @@ document.addEventListener(
 // page has no live part). A form with nothing typed goes on to the round now entered; one with
 // hands typed is held at its round and says so (drafts.js), so that only a tap saves them as the
 // next round. A game over leaves no round to type: the form makes way for the end of the game.
+// This phone's own save on its way (htmx-request): its answer, not the live part, says.
 document.addEventListener("htmx:afterSettle", () => {
   const f = form();
   const top = document.getElementById("live-top");
-  if (!f || !top || f.elements.edits?.value) return;
+  if (!f || !top || f.elements.edits?.value || f.classList.contains("htmx-request")) return;
   if ("finished" in top.dataset) {
     withDrafts().then((module) => module.gameOver(f));
     return;

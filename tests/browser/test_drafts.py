@@ -260,18 +260,54 @@ def test_a_round_saved_by_another_phone_holds_the_hands_typed_here_until_the_tab
     expect(page.locator("#round-1")).to_be_visible()  # the saved round, on the sheet
     expect(page.locator(".round-form h2")).to_have_text("Round 1")
     expect(page.locator("#id_total_0")).to_have_value("4")
+    expect(page.locator(".save-bar")).to_be_hidden()  # no "Save round 1" beside the notice
     shoot(page, f"24-overtaken-{page.viewport_size['width']}")
     page.reload()
     expect(notice).to_contain_text("Round 1 was just saved from another phone")
     expect(page.locator("#id_total_1")).to_have_value("6")
+    expect(page.locator(".save-bar")).to_be_hidden()
     page.locator(".calls label", has_text="Léa").first.tap()
     notice.get_by_role("button", name="Save mine as round 2").tap()
     expect(page.locator(".round-form h2")).to_have_text("Round 3")
+    expect(page.locator(".save-bar")).to_be_visible()
     assert [r.data["hands"] for r in Round.objects.order_by("position")] == [
         {"Léa": 1, "Marc": 2},
         {"Léa": 4, "Marc": 6},
     ]
     no_draft_left(page)
+
+
+def test_a_slow_answer_to_this_phones_own_save_is_not_taken_for_another_phones(
+    page: Page, live_server
+):
+    """The round is stored, but its answer is slow to come back: meanwhile the live part
+    already shows it. The phone does not say another phone saved it; the answer moves the
+    form on to the next round."""
+    game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    held = []
+    page.route(
+        "**/g/*/",
+        lambda route: held.append(route) if route.request.method == "POST" else route.continue_(),
+    )
+    page.locator("#id_total_0").tap()
+    page.keyboard.type("3")
+    page.locator("#id_total_1").tap()
+    page.keyboard.type("5")
+    page.locator(".calls label", has_text="Léa").first.tap()
+    page.get_by_role("button", name="Save round 1").tap()
+    while not held:  # the save, held on its way
+        page.wait_for_timeout(100)
+    answer = held[0].fetch()  # the server stores the round; its answer waits
+    assert Round.objects.count() == 1
+    expect(page.locator("#round-1")).to_be_visible(timeout=10_000)  # the live part has it
+    page.wait_for_timeout(2_500)  # another poll or two
+    expect(page.locator(".overtaken")).to_be_hidden()
+    held[0].fulfill(response=answer)
+    expect(page.locator(".round-form h2")).to_have_text("Round 2")
+    expect(page.locator(".overtaken")).to_be_hidden()
+    no_draft_left(page)
+    assert Round.objects.count() == 1
 
 
 def test_the_same_round_typed_on_two_phones_is_stored_once(page: Page, live_server, browser):

@@ -107,6 +107,11 @@ function clear(event) {
   event.preventDefault();
   link.closest("details")?.removeAttribute("open"); // the question asked and answered
   form.querySelector("details.extras")?.removeAttribute("open");
+  const held = form.querySelector(".overtaken:not([hidden])"); // nothing left to hold
+  if (held) {
+    held.hidden = true;
+    renumber(form, Number(held.dataset.next));
+  }
   fillForm(form, []);
   form.querySelector(".round-head").scrollIntoView({ block: "nearest" }); // not the picker's place
 }

@@ -255,4 +255,5 @@ document.addEventListener("htmx:afterSettle", () => {
   }
   const next = Number(top.dataset.next);
   if (next > Number(f.elements.number.value)) withDrafts().then((module) => module.overtaken(f, next));
+  else f.querySelector(".overtaken")?.setAttribute("hidden", ""); // that round deleted since
 });

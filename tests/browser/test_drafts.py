@@ -296,8 +296,11 @@ def test_a_slow_answer_to_this_phones_own_save_is_not_taken_for_another_phones(
     page.keyboard.type("5")
     page.locator(".calls label", has_text="Léa").first.tap()
     page.get_by_role("button", name="Save round 1").tap()
-    while not held:  # the save, held on its way
+    for _ in range(50):  # the save, held on its way
+        if held:
+            break
         page.wait_for_timeout(100)
+    assert held, "the save was not sent"
     answer = held[0].fetch()  # the server stores the round; its answer waits
     assert Round.objects.count() == 1
     expect(page.locator("#round-1")).to_be_visible(timeout=10_000)  # the live part has it
@@ -360,6 +363,36 @@ def test_a_form_follows_the_live_round_or_holds_what_is_typed_until_discarded(
         expect(page.locator("#id_total_0")).to_have_value("")
         no_draft_left(page)
         assert Round.objects.count() == 2
+
+
+def test_held_hands_let_go_when_that_round_is_deleted_again_or_the_form_is_cleared(
+    page: Page, live_server
+):
+    """Hands held at round 1, which another phone saved: it deletes round 1 again, and the
+    notice goes (Save round 1 is back); saved again, then Clear here: the form moves on."""
+    game = Game.objects.create(variant="koubo", players=["Léa", "Marc"])
+    page.goto(f"{live_server.url}/g/{game.edit_key}/")
+    page.locator("#id_total_0").tap()
+    page.keyboard.type("5")
+    draft_holds(page, "5")
+    notice = page.locator(".overtaken")
+    with step("that round deleted on the other phone"):
+        saved = game.add_round(1, engine.RoundEntry(hands={"Léa": 1, "Marc": 2}))
+        expect(notice).to_be_visible(timeout=10_000)
+        game.delete_round(saved.pk)
+        expect(notice).to_be_hidden(timeout=10_000)
+        expect(page.locator(".save-bar")).to_be_visible()
+        expect(page.locator("button[name=save]")).to_have_text("Save round 1")
+        expect(page.locator("#id_total_0")).to_have_value("5")
+    with step("saved again, then cleared here"):
+        game.add_round(1, engine.RoundEntry(hands={"Léa": 1, "Marc": 2}))
+        expect(notice).to_be_visible(timeout=10_000)
+        page.locator("details.clear summary").tap()
+        page.locator("a[data-clear]").tap()
+        expect(notice).to_be_hidden()
+        expect(page.locator(".round-form h2")).to_have_text("Round 2")
+        expect(page.locator(".save-bar")).to_be_visible()
+        no_draft_left(page)
 
 
 def test_a_game_ended_on_another_phone_takes_the_form_away(page: Page, live_server):

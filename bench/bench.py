@@ -82,9 +82,9 @@ def p95(times: list[float]) -> float:
 class Phone(locust.HttpUser):
     """A phone at a table (every fifth its scorer), its sheet polling its live part every 2 s."""
 
-    def wait_time(self) -> float:  # every 2 s by the phone's own clock, as htmx's `every 2s`:
-        self.next = max(self.next + 2, time.monotonic())  # a poll the busy load tool starts late
-        return self.next - time.monotonic()  # delays no later one, so phones never fall in step
+    def wait_time(self) -> float:  # every 2 s on the phone's own schedule: a real phone's
+        self.next = max(self.next + 2, time.monotonic())  # lateness is its own, but here a poll
+        return self.next - time.monotonic()  # the busy tool starts late must not delay the next
 
     def on_start(self) -> None:
         n = next(PHONES)

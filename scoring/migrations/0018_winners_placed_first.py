@@ -1,7 +1,7 @@
-"""The players' places of the games a winner has more points than someone (a Dutch game whose
-last players all went out at once, its winner the lowest of them, not the lowest of all): the
-winners first, then the players still in, then those out, each by total (``Progress.places``),
-read from the rows themselves."""
+"""The players' places of every game with a winner, again: the winners first, then the players
+still in, then those out, each by total (``Progress.places``), read from the rows themselves.
+Only a game whose winner has more points than someone changes (a Dutch game whose last players
+all went out at once is won by the lowest of them, not always the lowest of all)."""
 
 from django.db import migrations
 

@@ -43,8 +43,9 @@ class Dutch(Variant):
     decisions = (
         gettext_noop("Players who go out in the same round are listed in turn order."),
         gettext_noop(
-            "Places: the winner first, then the players still in, then those out, each by "
-            "total (a player out earlier with fewer points is placed above one out later)."
+            "Places: the winners first, then the players still in, then those out, each by "
+            "total (among those out, one out earlier with fewer points is placed above one out "
+            "later)."
         ),
         gettext_noop("The call succeeds when the caller has strictly the lowest hand."),
         gettext_noop(

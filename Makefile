@@ -64,8 +64,8 @@ nginx:
 # client; tests/browser: Debian's Chromium headless shell at the phone sizes; tests/system:
 # gunicorn, nginx and racing phones over loopback), then the tiers that read or write the
 # database again on PostgreSQL when one answers at POSTGRES_URL (REQUIRE_POSTGRES=1, as in CI,
-# makes a missing PostgreSQL an error). The browser tier runs once: what Chromium shows of pages whose server
-# side the web tier covers on both.
+# makes a missing PostgreSQL an error). The browser tier runs once: what Chromium shows of
+# pages whose server side the web tier covers on both.
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/tamalou
 # Four test processes even on two cores: the browser and system tiers spend most of their time
 # waiting for Chromium and the servers.

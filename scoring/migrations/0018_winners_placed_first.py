@@ -7,17 +7,23 @@ from django.db import migrations
 
 
 def place_winners_first(apps, schema_editor):
+    """The referee's own rule, given the rows' totals, players still in and winners (pure
+    Python, so importing it here does not tie this migration to the models of today)."""
+    from scoring.referee.engine import Progress
+
     PlayerResult = apps.get_model("scoring", "PlayerResult")
     games = PlayerResult.objects.filter(won=True).values_list("game_id", flat=True).distinct()
     for game_id in games.iterator():
         rows = list(PlayerResult.objects.filter(game_id=game_id))
-        ranked = {row.pk: (not row.won, not row.in_game, row.total) for row in rows}
-        changed = []
-        for row in rows:
-            place = 1 + sum(other < ranked[row.pk] for other in ranked.values())
-            if place != row.place:
-                row.place = place
-                changed.append(row)
+        places = Progress(
+            number=0,
+            totals={row.player: row.total for row in rows},
+            in_game=tuple(row.player for row in rows if row.in_game),
+            winners=tuple(row.player for row in rows if row.won),
+        ).places()
+        changed = [row for row in rows if row.place != places[row.player]]
+        for row in changed:
+            row.place = places[row.player]
         PlayerResult.objects.bulk_update(changed, ["place"])
 
 
